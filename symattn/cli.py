@@ -1,0 +1,187 @@
+"""The ``symattn`` command: parse arguments → call the API → print → exit status.
+
+Exit status 0 on success and 2 on bad input or usage, with one line
+``symattn: error: …`` on stderr and no traceback (SPEC §6).  An output file named
+with ``-o`` is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from .errors import SymattnError
+
+__all__ = ["main"]
+
+MAX_DIGITS = 30
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise SymattnError(message)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = _Parser(
+        prog="symattn",
+        description="Derive transformer attention exactly, step by step.",
+    )
+    parser.add_argument("--version", action="version", version=f"symattn {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    derive = commands.add_parser(
+        "derive",
+        help="derive every step of a problem",
+        description="Derive every step of an attention problem exactly, cross-checked with NumPy.",
+    )
+    source = derive.add_mutually_exclusive_group()
+    source.add_argument("file", nargs="?", metavar="FILE", help="problem file (.toml or .json)")
+    source.add_argument("--example", metavar="NAME", help="a bundled example (see `examples`)")
+    derive.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+    derive.add_argument(
+        "--digits", type=int, default=4, metavar="N", help="decimal places shown (default: 4)"
+    )
+    derive.add_argument(
+        "--rows",
+        default="1",
+        metavar="ROWS",
+        help="query rows written out in text, e.g. 1,2 or all (default: 1)",
+    )
+    derive.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
+    derive.add_argument(
+        "--max-size",
+        type=int,
+        metavar="N",
+        help="lift the size limit of exact derivations to N (default: 128; "
+        "8 for symbolic problems)",
+    )
+
+    commands.add_parser(
+        "examples",
+        help="list the bundled example problems",
+        description="List the bundled example problems.",
+    )
+    return parser
+
+
+def _parse_rows(text: str, n: int) -> list[int]:
+    if text.strip().lower() == "all":
+        return list(range(n))
+    rows: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit():
+            raise SymattnError(f"--rows: expected row numbers such as 1,2 or 'all', found {text!r}")
+        row = int(part)
+        if not 1 <= row <= n:
+            raise SymattnError(f"--rows: row {row} is out of range; the problem has {n} query rows")
+        if row - 1 not in rows:
+            rows.append(row - 1)
+    return rows
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Print ``text``, or write it to ``path`` atomically (whole or not at all)."""
+    if path is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise SymattnError(f"-o {path}: directory {str(directory)!r} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    except OSError as exc:
+        raise SymattnError(f"-o {path}: cannot write ({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise SymattnError(f"-o {path}: cannot write ({exc.strerror})") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _derive(args: argparse.Namespace) -> int:
+    from . import derive
+    from .examples import example_path
+
+    if args.file is None and args.example is None:
+        raise SymattnError("derive: give a problem FILE or --example NAME")
+    if not 0 <= args.digits <= MAX_DIGITS:
+        raise SymattnError(f"--digits: expected 0 … {MAX_DIGITS}, found {args.digits}")
+    if args.max_size is not None and args.max_size < 1:
+        raise SymattnError(f"--max-size: expected a positive integer, found {args.max_size}")
+    path = example_path(args.example) if args.example else Path(args.file)
+    source = f"example {args.example}" if args.example else args.file
+    from .spec import load
+
+    problem = load(path, max_size=args.max_size, source=source)
+    rows = _parse_rows(args.rows, problem.n)
+    derivation = derive(problem, digits=args.digits)
+    if args.format == "json":
+        from .render.json import dumps, render_json
+
+        text = dumps(render_json(derivation, args.digits)) + "\n"
+    else:
+        from .render.text import render_text
+
+        text = render_text(derivation, rows=rows, digits=args.digits)
+    write_output(text, args.output)
+    return 0
+
+
+def _examples() -> int:
+    from .examples import list_examples
+
+    entries = list_examples()
+    width = max(len(name) for name, _ in entries)
+    write_output("".join(f"{name.ljust(width)}  {desc}\n" for name, desc in entries), None)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        args = _build_parser().parse_args(argv)
+        if args.command == "derive":
+            return _derive(args)
+        if args.command == "examples":
+            return _examples()
+        raise SymattnError("expected a command: derive or examples (see symattn --help)")
+    except SymattnError as exc:
+        print(f"symattn: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("symattn: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except RecursionError:
+        print("symattn: error: input nested too deeply", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: still one line, no traceback, unless debugging
+        if os.environ.get("SYMATTN_DEBUG"):
+            raise
+        print(
+            f"symattn: error: internal error ({type(exc).__name__}: {exc}); please report "
+            "it with the input that caused it (set SYMATTN_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
+        return 2

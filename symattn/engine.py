@@ -1,0 +1,322 @@
+"""The exact pipeline: Problem → Derivation, one Step per matrix (SPEC §1, §3).
+
+Rational matrices are multiplied as integer matrices over a common denominator
+(fast and exact); surds and symbols fall back to term-by-term arithmetic.  The
+softmax is never simplified: each weight is an :class:`~symattn.exact.ExpRatio`
+``exp(s'_ij) / Σ_k exp(s'_ik)``, and each output entry is the same closed form with
+the values in the numerator.  High-precision decimals are computed alongside, row
+by row, with the largest exponent subtracted first.
+"""
+
+from __future__ import annotations
+
+import decimal
+from decimal import Decimal
+from fractions import Fraction
+from math import lcm
+from operator import mul
+from typing import Any
+
+from .exact import NEG_INF, ExpRatio, Surd, decimal_context, exp_str
+from .spec import Matrix, Problem
+from .steps import Derivation, Step, Values
+
+__all__ = ["WORKING_PRECISION", "run"]
+
+#: Significant digits of the high-precision values (more are added for --digits).
+WORKING_PRECISION = 50
+
+
+def _transpose(matrix: Matrix) -> Matrix:
+    return tuple(zip(*matrix))
+
+
+def _is_rational(matrix: Matrix) -> bool:
+    return all(isinstance(x, Surd) and x.is_rational for row in matrix for x in row)
+
+
+def _integer_rows(matrix: Matrix) -> tuple[list[list[int]], int]:
+    fractions = [[x.as_fraction() for x in row] for row in matrix]
+    den = lcm(*(f.denominator for row in fractions for f in row))
+    return [[f.numerator * (den // f.denominator) for f in row] for row in fractions], den
+
+
+def matmul(left: Matrix, right: Matrix) -> Matrix:
+    """Exact ``left · right``; rational matrices go through integer arithmetic."""
+    if _is_rational(left) and _is_rational(right):
+        a, da = _integer_rows(left)
+        b, db = _integer_rows(_transpose(right))
+        den = da * db
+        return tuple(
+            tuple(Surd.rational(Fraction(sum(map(mul, row, col)), den)) for col in b) for row in a
+        )
+    columns = _transpose(right)
+    if isinstance(left[0][0], Surd):
+        zero = Surd()
+        out: list[tuple[Any, ...]] = []
+        for row in left:
+            entries = []
+            for col in columns:
+                total = zero
+                for x, y in zip(row, col):
+                    total = total + x * y
+                entries.append(total)
+            out.append(tuple(entries))
+        return tuple(out)
+    import sympy
+
+    return tuple(
+        tuple(sympy.Add(*(x * y for x, y in zip(row, col))) for col in columns) for row in left
+    )
+
+
+def _surd_values(matrix: Matrix, precision: int) -> Values:
+    """High-precision values of a numeric matrix; None for symbolic entries."""
+    out: list[tuple[Decimal | None, ...]] = []
+    with decimal.localcontext(decimal_context(precision)):
+        for row in matrix:
+            values: list[Decimal | None] = []
+            for x in row:
+                if isinstance(x, Surd):
+                    if x.is_rational:
+                        q = x.as_fraction()
+                        values.append(Decimal(q.numerator) / Decimal(q.denominator))
+                    else:
+                        values.append(x.to_decimal(precision))
+                else:
+                    values.append(_sympy_value(x, precision))
+            out.append(tuple(values))
+    return tuple(out)
+
+
+def _sympy_value(expr: Any, precision: int) -> Decimal | None:
+    if getattr(expr, "free_symbols", None):
+        return None
+    import sympy
+
+    return Decimal(str(sympy.N(expr, precision)))
+
+
+def _softmax(scores: Matrix, values: Values, precision: int) -> tuple[Matrix, Values]:
+    """Closed-form weights and their values, row by row (masked entries exactly 0)."""
+    zero, one = Surd(), Surd.rational(1)
+    exact_rows: list[tuple[Any, ...]] = []
+    value_rows: list[tuple[Decimal | None, ...]] = []
+    for row, row_values in zip(scores, values):
+        keep = [j for j, x in enumerate(row) if x is not NEG_INF]
+        exponents = [row[j] for j in keep]
+        den_str = " + ".join(exp_str(x) for x in exponents)
+        entries: list[Any] = []
+        for j, x in enumerate(row):
+            if x is NEG_INF:
+                entries.append(zero)
+            else:
+                coefs = [one if k == j else zero for k in keep]
+                entries.append(ExpRatio(coefs, exponents, den_str))
+        exact_rows.append(tuple(entries))
+        numeric = [row_values[j] for j in keep]
+        if any(v is None for v in numeric):
+            value_rows.append(tuple(None for _ in row))
+            continue
+        with decimal.localcontext(decimal_context(precision)):
+            top = max(v for v in numeric if v is not None)
+            exps = {j: (v - top).exp() for j, v in zip(keep, numeric) if v is not None}
+            total = sum(exps.values(), Decimal(0))
+            value_rows.append(
+                tuple(exps[j] / total if j in exps else Decimal(0) for j in range(len(row)))
+            )
+    return tuple(exact_rows), tuple(value_rows)
+
+
+def _weighted_sum(
+    weights: Matrix, weight_values: Values, v: Matrix, v_values: Values, precision: int
+) -> tuple[Matrix, Values]:
+    """Output b_i = Σ_j a_ij v_j, exact in closed form, values from the weights' values."""
+    exact_rows: list[tuple[Any, ...]] = []
+    value_rows: list[tuple[Decimal | None, ...]] = []
+    for a_row, a_values in zip(weights, weight_values):
+        template = next(a for a in a_row if isinstance(a, ExpRatio))
+        keep = [j for j, a in enumerate(a_row) if isinstance(a, ExpRatio)]
+        if len(keep) == 1:
+            exact_rows.append(v[keep[0]])
+        else:
+            exact_rows.append(
+                tuple(
+                    ExpRatio(
+                        [v[j][col] for j in keep], template.exponents, template.denominator_str()
+                    )
+                    for col in range(len(v[0]))
+                )
+            )
+        entries: list[Decimal | None] = []
+        with decimal.localcontext(decimal_context(precision)):
+            for col in range(len(v[0])):
+                terms = [(a_values[j], v_values[j][col]) for j in keep]
+                if any(a is None or x is None for a, x in terms):
+                    entries.append(None)
+                else:
+                    entries.append(sum((a * x for a, x in terms if a and x), Decimal(0)))
+        value_rows.append(tuple(entries))
+    return tuple(exact_rows), tuple(value_rows)
+
+
+def _scaled(scores: Matrix, divisor: Any) -> Matrix:
+    if isinstance(divisor, Surd) and divisor.is_rational and _is_rational(scores):
+        c = divisor.as_fraction()
+        return tuple(tuple(Surd.rational(x.as_fraction() / c) for x in row) for row in scores)
+    return tuple(tuple(x / divisor for x in row) for row in scores)
+
+
+def run(problem: Problem, digits: int = 4) -> Derivation:
+    """Derive every step of ``problem`` exactly (no cross-check; see :func:`symattn.derive`)."""
+    precision = WORKING_PRECISION + digits
+    steps: list[Step] = []
+    matrices: dict[str, Matrix] = {}
+    tokens = problem.tokens
+    kv_tokens = problem.memory_tokens if problem.memory is not None else tokens
+
+    def add(
+        step_id: str,
+        symbol: str,
+        formula: str,
+        kind: str,
+        exact: Matrix,
+        values: Values | None = None,
+        operands: tuple[str, ...] = (),
+        transpose_right: bool = False,
+        rows: tuple[str, ...] | None = None,
+        cols: tuple[str, ...] | None = None,
+    ) -> Step:
+        step = Step(
+            step_id,
+            symbol,
+            formula,
+            kind,
+            exact,
+            values if values is not None else _surd_values(exact, precision),
+            operands,
+            transpose_right,
+            rows,
+            cols,
+        )
+        steps.append(step)
+        matrices[step_id] = exact
+        return step
+
+    for name in ("W_Q", "W_K", "W_V", "memory"):
+        given = getattr(problem, name)
+        if given is not None:
+            matrices[name] = given
+
+    if problem.lookup is not None:
+        ids = tuple((Surd.rational(i),) for i in problem.lookup.ids)
+        add("tokens", "t", "text → tokens → ids", "given", ids, rows=problem.lookup.tokens)
+    if problem.X is not None:
+        kind = "lookup" if problem.lookup is not None else "given"
+        formula = "x_i = E[id_i]" if problem.lookup is not None else "X (given)"
+        add("X", "X", formula, kind, problem.X, rows=tokens)
+
+    if problem.Q is not None and problem.K is not None and problem.V is not None:
+        q = add("Q", "Q", "Q (given)", "given", problem.Q, rows=tokens)
+        k = add("K", "K", "K (given)", "given", problem.K, rows=tokens)
+        v = add("V", "V", "V (given)", "given", problem.V, rows=tokens)
+    else:
+        assert problem.X is not None and problem.W_Q is not None
+        assert problem.W_K is not None and problem.W_V is not None
+        kv_name = "memory" if problem.memory is not None else "X"
+        kv = problem.memory if problem.memory is not None else problem.X
+        q = add(
+            "Q",
+            "Q",
+            "Q = X W_Q",
+            "product",
+            matmul(problem.X, problem.W_Q),
+            operands=("X", "W_Q"),
+            rows=tokens,
+        )
+        k = add(
+            "K",
+            "K",
+            f"K = {kv_name} W_K",
+            "product",
+            matmul(kv, problem.W_K),
+            operands=(kv_name, "W_K"),
+            rows=kv_tokens,
+        )
+        v = add(
+            "V",
+            "V",
+            f"V = {kv_name} W_V",
+            "product",
+            matmul(kv, problem.W_V),
+            operands=(kv_name, "W_V"),
+            rows=kv_tokens,
+        )
+
+    current = add(
+        "scores",
+        "S",
+        "S = Q Kᵀ",
+        "product",
+        matmul(q.exact, _transpose(k.exact)),
+        operands=("Q", "K"),
+        transpose_right=True,
+        rows=tokens,
+        cols=kv_tokens,
+    )
+    if problem.scale is not None:
+        label = "√d_k" if problem.scale_label == "sqrt(d_k)" else problem.scale_label
+        current = add(
+            "scaled_scores",
+            "S'",
+            f"S' = S / {label}",
+            "scale",
+            _scaled(current.exact, problem.scale),
+            operands=(current.id,),
+            rows=tokens,
+            cols=kv_tokens,
+        )
+    if problem.mask is not None:
+        masked = tuple(
+            tuple(x if allowed else NEG_INF for x, allowed in zip(row, mask_row))
+            for row, mask_row in zip(current.exact, problem.mask)
+        )
+        masked_values = tuple(
+            tuple(v if allowed else Decimal("-Infinity") for v, allowed in zip(row, mask_row))
+            for row, mask_row in zip(current.values, problem.mask)
+        )
+        current = add(
+            "masked_scores",
+            "M",
+            f"M = {current.symbol} + mask (−∞ where masked)",
+            "mask",
+            masked,
+            masked_values,
+            operands=(current.id,),
+            rows=tokens,
+            cols=kv_tokens,
+        )
+    weights, weight_values = _softmax(current.exact, current.values, precision)
+    a = add(
+        "weights",
+        "A",
+        f"A = softmax({current.symbol}) (row by row)",
+        "softmax",
+        weights,
+        weight_values,
+        operands=(current.id,),
+        rows=tokens,
+        cols=kv_tokens,
+    )
+    output, output_values = _weighted_sum(a.exact, a.values, v.exact, v.values, precision)
+    add(
+        "output",
+        "O",
+        "O = A V",
+        "product",
+        output,
+        output_values,
+        operands=("weights", "V"),
+        rows=tokens,
+    )
+    return Derivation(problem, tuple(steps), matrices, precision)

@@ -1,0 +1,377 @@
+"""Exact numbers without SymPy: surds, softmax quotients, and their decimals.
+
+A numeric problem (no symbols) only ever needs
+
+* :class:`Surd` — a real number ``Σ c_r √r`` with rational ``c_r`` and square-free
+  ``r``.  Integers, fractions, ``sqrt(N)`` and their sums and products stay in this
+  form, so ``Q = X W_Q`` and ``Q Kᵀ / √d_k`` are exact and fast.
+* :class:`ExpRatio` — ``(Σ_j c_j e^{x_j}) / (Σ_j e^{x_j})``: a softmax weight
+  (``c`` a unit vector) or an output entry (``c`` a column of V).  It is never
+  simplified: the closed form is the point.
+* :data:`NEG_INF` — a masked score.
+
+Every value prints in SymPy's ``str`` syntax, so ``sympy.sympify`` reads it back
+to the same number, and evaluates to a :class:`decimal.Decimal` at any precision.
+
+>>> half = Surd.rational(Fraction(1, 2))
+>>> str(Surd.sqrt(8) * half)
+'sqrt(2)'
+>>> str(ExpRatio((Surd.rational(1), Surd.rational(0)), (half, Surd.rational(2))))
+'exp(1/2)/(exp(1/2) + exp(2))'
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+__all__ = [
+    "NEG_INF",
+    "ExpRatio",
+    "NegInf",
+    "Surd",
+    "decimal_context",
+    "exp_str",
+    "round_half_away",
+    "square_free",
+]
+
+#: Largest radicand accepted by :meth:`Surd.sqrt` (trial division stays instant).
+MAX_RADICAND = 10**12
+
+
+def square_free(n: int) -> tuple[int, int]:
+    """Split ``n >= 0`` as ``k² · r`` with ``r`` square-free; return ``(k, r)``.
+
+    >>> square_free(72)
+    (6, 2)
+    """
+    if n < 0:
+        raise ValueError("square_free needs n >= 0")
+    if n == 0:
+        return 0, 1
+    k, r, p = 1, 1, 2
+    while p * p <= n:
+        while n % (p * p) == 0:
+            n //= p * p
+            k *= p
+        if n % p == 0:
+            n //= p
+            r *= p
+        p += 1 if p == 2 else 2
+    return k, r * n
+
+
+def _fraction_str(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+class Surd:
+    """An exact real ``Σ c_r √r``: a sum of rational multiples of square roots."""
+
+    __slots__ = ("terms",)
+
+    terms: tuple[tuple[int, Fraction], ...]
+
+    def __init__(self, terms: Iterable[tuple[int, Fraction]] = ()) -> None:
+        merged: dict[int, Fraction] = {}
+        for radicand, coef in terms:
+            merged[radicand] = merged.get(radicand, Fraction(0)) + coef
+        self.terms = tuple(sorted((r, c) for r, c in merged.items() if c != 0))
+
+    # -- construction -------------------------------------------------------
+    @classmethod
+    def rational(cls, value: Fraction | int) -> Surd:
+        new = cls.__new__(cls)
+        q = Fraction(value)
+        new.terms = ((1, q),) if q else ()
+        return new
+
+    @classmethod
+    def sqrt(cls, value: Fraction | int) -> Surd:
+        """``√value`` for a rational ``value >= 0``, reduced: √8 = 2√2, √(1/2) = √2/2."""
+        q = Fraction(value)
+        if q < 0:
+            raise ValueError("square root of a negative number")
+        # √(p/q) = √(p q) / q
+        inner = q.numerator * q.denominator
+        if inner > MAX_RADICAND:
+            raise ValueError(f"sqrt argument too large (limit {MAX_RADICAND})")
+        k, r = square_free(inner)
+        return cls([(r, Fraction(k, q.denominator))])
+
+    # -- queries ------------------------------------------------------------
+    @property
+    def is_rational(self) -> bool:
+        return all(r == 1 for r, _ in self.terms)
+
+    @property
+    def is_monomial(self) -> bool:
+        return len(self.terms) <= 1
+
+    def as_fraction(self) -> Fraction:
+        if not self.is_rational:
+            raise ValueError(f"{self} is not rational")
+        return self.terms[0][1] if self.terms else Fraction(0)
+
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+    def sign(self) -> int:
+        """-1, 0 or 1, decided exactly (by comparing squares where needed)."""
+        if not self.terms:
+            return 0
+        value = self.to_decimal(60)
+        if abs(value) > Decimal("1e-40"):
+            return 1 if value > 0 else -1
+        # Distinct square roots of square-free numbers are linearly independent
+        # over Q, so a non-empty Surd is never 0; 60 digits only fail for absurd inputs.
+        raise ArithmeticError(f"cannot decide the sign of {self}")
+
+    # -- arithmetic ---------------------------------------------------------
+    def __add__(self, other: Surd) -> Surd:
+        return Surd(self.terms + other.terms)
+
+    def __sub__(self, other: Surd) -> Surd:
+        return Surd(self.terms + tuple((r, -c) for r, c in other.terms))
+
+    def __neg__(self) -> Surd:
+        new = Surd.__new__(Surd)
+        new.terms = tuple((r, -c) for r, c in self.terms)
+        return new
+
+    def __mul__(self, other: Surd) -> Surd:
+        out: list[tuple[int, Fraction]] = []
+        for r1, c1 in self.terms:
+            for r2, c2 in other.terms:
+                if r1 == 1 or r2 == 1:
+                    out.append((r1 * r2, c1 * c2))
+                else:
+                    k, r = square_free(r1 * r2)
+                    out.append((r, c1 * c2 * k))
+        return Surd(out)
+
+    def __truediv__(self, other: Surd) -> Surd:
+        """Division by a monomial ``c √r`` (the only divisors attention needs)."""
+        if not other.terms:
+            raise ZeroDivisionError("division by zero")
+        if len(other.terms) != 1:
+            raise ValueError("can only divide by a single term c·√r")
+        r, c = other.terms[0]
+        # x / (c √r) = x · √r / (c r)
+        return self * Surd([(r, 1 / (c * r))])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Surd) and self.terms == other.terms
+
+    def __hash__(self) -> int:
+        return hash(self.terms)
+
+    # -- conversion ---------------------------------------------------------
+    def to_decimal(self, precision: int) -> Decimal:
+        with decimal.localcontext(decimal_context(precision)):
+            total = Decimal(0)
+            for r, c in self.terms:
+                term = Decimal(c.numerator) / Decimal(c.denominator)
+                if r != 1:
+                    term *= Decimal(r).sqrt()
+                total += term
+            return +total
+
+    def __float__(self) -> float:
+        if self.is_rational:
+            return float(self.as_fraction())
+        return float(self.to_decimal(40))
+
+    def to_sympy(self) -> Any:
+        import sympy
+
+        return sympy.Add(
+            *(sympy.Rational(c.numerator, c.denominator) * sympy.sqrt(r) for r, c in self.terms)
+        )
+
+    def __str__(self) -> str:
+        """SymPy's ``str`` form: ``3``, ``-1/2``, ``sqrt(2)/2``, ``1 + sqrt(3)``."""
+        if not self.terms:
+            return "0"
+        parts = [_monomial_str(r, c) for r, c in self.terms]
+        out = parts[0]
+        for part in parts[1:]:
+            out += f" - {part[1:]}" if part.startswith("-") else f" + {part}"
+        return out
+
+    def __repr__(self) -> str:
+        return f"Surd({str(self)!r})"
+
+    def pretty(self) -> str:
+        """Unicode form for the terminal: ``3√2/2``, ``-1/2``, ``1 + √3``."""
+        return (
+            str(self)
+            .replace("*sqrt(", "√(")
+            .replace("sqrt(", "√(")
+            .replace("√(", "√")
+            .replace(")", "")
+        )
+
+
+def _monomial_str(radicand: int, coef: Fraction) -> str:
+    if radicand == 1:
+        return _fraction_str(coef)
+    sign = "-" if coef < 0 else ""
+    num, den = abs(coef.numerator), coef.denominator
+    body = f"sqrt({radicand})" if num == 1 else f"{num}*sqrt({radicand})"
+    return f"{sign}{body}" if den == 1 else f"{sign}{body}/{den}"
+
+
+class NegInf:
+    """A masked score, −∞; prints as SymPy's ``-oo``."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "-oo"
+
+    def __repr__(self) -> str:
+        return "NEG_INF"
+
+    def __float__(self) -> float:
+        return float("-inf")
+
+
+NEG_INF = NegInf()
+
+
+def exp_str(x: object) -> str:
+    text = str(x)
+    if text == "0":
+        return "1"
+    if text == "1":
+        return "E"
+    return f"exp({text})"
+
+
+def _wrap(text: str) -> str:
+    """Parenthesise a sum so it can be a factor."""
+    body = text[1:] if text.startswith("-") else text
+    return f"({text})" if (" + " in body or " - " in body) else text
+
+
+class ExpRatio:
+    """``(Σ_j c_j exp(x_j)) / (Σ_j exp(x_j))`` kept in closed form.
+
+    ``coefs`` and ``exponents`` run over the unmasked keys of one query row, in
+    key order.  Exponents and coefficients are :class:`Surd` for numeric
+    problems and SymPy expressions for symbolic ones.
+    """
+
+    __slots__ = ("_den_str", "coefs", "exponents")
+
+    def __init__(
+        self, coefs: Sequence[Any], exponents: Sequence[Any], den_str: str | None = None
+    ) -> None:
+        if len(coefs) != len(exponents) or not exponents:
+            raise ValueError("ExpRatio needs one coefficient per exponent, at least one")
+        self.coefs = tuple(coefs)
+        self.exponents = tuple(exponents)
+        self._den_str = den_str
+
+    def denominator_str(self) -> str:
+        if self._den_str is None:
+            self._den_str = " + ".join(exp_str(x) for x in self.exponents)
+        return self._den_str
+
+    def numerator_str(self) -> str:
+        parts: list[str] = []
+        for c, x in zip(self.coefs, self.exponents):
+            c_text = str(c)
+            if c_text == "0":
+                continue
+            e_text = exp_str(x)
+            if c_text == "1":
+                parts.append(e_text)
+            elif e_text == "1":
+                parts.append(_wrap(c_text))
+            elif c_text == "-1":
+                parts.append(f"-{e_text}")
+            else:
+                parts.append(f"{_wrap(c_text)}*{e_text}")
+        if not parts:
+            return "0"
+        out = parts[0]
+        for part in parts[1:]:
+            out += f" - {part[1:]}" if part.startswith("-") else f" + {part}"
+        return out
+
+    def __str__(self) -> str:
+        numerator = self.numerator_str()
+        if numerator == "0":
+            return "0"
+        if len(self.exponents) == 1:  # c·e^x / e^x
+            return str(self.coefs[0])
+        return f"{_wrap(numerator)}/({self.denominator_str()})"
+
+    def __repr__(self) -> str:
+        return f"ExpRatio({str(self)!r})"
+
+    def to_decimal(self, precision: int) -> Decimal:
+        """Evaluate stably: subtract the largest exponent before ``exp``."""
+        with decimal.localcontext(decimal_context(precision + 10)):
+            xs = [x.to_decimal(precision + 10) for x in self.exponents]
+            top = max(xs)
+            exps = [(x - top).exp() for x in xs]
+            num = sum(
+                (c.to_decimal(precision + 10) * e for c, e in zip(self.coefs, exps)),
+                Decimal(0),
+            )
+            den = sum(exps, Decimal(0))
+            result = num / den
+        with decimal.localcontext(decimal_context(precision)):
+            return +result
+
+    def __float__(self) -> float:
+        return float(self.to_decimal(40))
+
+    def to_sympy(self) -> Any:
+        import sympy
+
+        def conv(v: Any) -> Any:
+            return v.to_sympy() if isinstance(v, Surd) else sympy.sympify(v)
+
+        exps = [sympy.exp(conv(x)) for x in self.exponents]
+        num = sympy.Add(*(conv(c) * e for c, e in zip(self.coefs, exps)))
+        return num / sympy.Add(*exps)
+
+
+def decimal_context(precision: int) -> decimal.Context:
+    """A context with ``precision`` significant digits and no exponent limits in practice."""
+    return decimal.Context(
+        prec=precision,
+        rounding=decimal.ROUND_HALF_EVEN,
+        Emin=-999_999_999,
+        Emax=999_999_999,
+        traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
+    )
+
+
+def round_half_away(value: Fraction | Decimal, digits: int) -> str:
+    """Round to ``digits`` places after the point, half away from zero.
+
+    >>> round_half_away(Fraction(1, 8), 2), round_half_away(Fraction(-1, 8), 2)
+    ('0.13', '-0.13')
+    """
+    if isinstance(value, Decimal):
+        value = Fraction(value)
+    scaled = abs(value) * 10**digits
+    whole, rest = divmod(scaled.numerator, scaled.denominator)
+    if 2 * rest >= scaled.denominator:
+        whole += 1
+    text = str(whole).rjust(digits + 1, "0")
+    body = f"{text[:-digits]}.{text[-digits:]}" if digits else text
+    negative = value < 0 and whole != 0
+    return f"-{body}" if negative else body

@@ -1,0 +1,1 @@
+"""Renderers: each reads a Derivation and writes one output format; none computes."""

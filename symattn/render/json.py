@@ -1,0 +1,83 @@
+"""The SPEC §3 JSON object: every step's exact entries, decimals and floats."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..steps import Derivation, Step
+
+__all__ = ["dumps", "render_json", "step_json"]
+
+
+def step_json(step: Step, digits: int) -> dict[str, Any]:
+    rows, cols = step.shape
+    out: dict[str, Any] = {
+        "id": step.id,
+        "title": step.title,
+        "formula": step.formula,
+        "exact": [[step.exact_str(i, j) for j in range(cols)] for i in range(rows)],
+        "decimal": [[step.decimal_str(i, j, digits) for j in range(cols)] for i in range(rows)],
+        "float": [[step.float_value(i, j) for j in range(cols)] for i in range(rows)],
+    }
+    if step.row_labels is not None:
+        out["row_labels"] = list(step.row_labels)
+    if step.col_labels is not None:
+        out["column_labels"] = list(step.col_labels)
+    return out
+
+
+def render_json(derivation: Derivation, digits: int = 4) -> dict[str, Any]:
+    """The whole derivation as the SPEC §3 object (a dict ready for ``json.dumps``)."""
+    from .. import __version__
+
+    problem = derivation.problem
+    shapes: dict[str, int | None] = dict(problem.shapes)
+    shapes.setdefault("d_model", None)
+    shapes["heads"] = 1
+    out: dict[str, Any] = {"symattn_version": __version__}
+    if problem.title is not None:
+        out["title"] = problem.title
+    out["shapes"] = {k: shapes[k] for k in ("n", "m", "d_model", "d_k", "d_v", "heads")}
+    out["scale"] = problem.scale_label
+    out["mask"] = problem.mask_label
+    out["steps"] = [step_json(step, digits) for step in derivation.steps]
+    check = derivation.crosscheck
+    if check is not None:
+        out["crosscheck"] = check.to_json()
+    else:
+        out["crosscheck"] = {
+            "max_abs_error": None,
+            "max_rel_error": None,
+            "passed": None,
+            "note": "symbolic problem: there are no numbers to compare",
+        }
+    return out
+
+
+def dumps(obj: Any, indent: int = 0) -> str:
+    """JSON with two-space indentation, but each list of numbers or strings on one line.
+
+    >>> print(dumps({"exact": [["1", "2"], ["3", "4"]]}))
+    {
+      "exact": [
+        ["1", "2"],
+        ["3", "4"]
+      ]
+    }
+    """
+    pad, inner = "  " * indent, "  " * (indent + 1)
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        items = [
+            f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps(v, indent + 1)}"
+            for k, v in obj.items()
+        ]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(obj, list):
+        if all(not isinstance(x, (dict, list)) for x in obj):
+            return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+        items = [f"{inner}{dumps(x, indent + 1)}" for x in obj]
+        return "[\n" + ",\n".join(items) + f"\n{pad}]"
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False)

@@ -1,0 +1,339 @@
+"""The terminal derivation: Unicode formulas, one step after another.
+
+Each step shows its general formula; each entry of the chosen query rows is written
+out — the formula, the numbers substituted in the order of the terms, the exact
+value and its decimal — and the other rows appear as matrices.  Matrices larger than
+the display limit are elided with ⋯ (never silently).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..exact import ExpRatio, NegInf, Surd
+from ..steps import Derivation as _Derivation
+from ..steps import (
+    DotEntry,
+    EntryFormula,
+    GivenEntry,
+    LookupEntry,
+    MaskEntry,
+    Ref,
+    ScaleEntry,
+    SoftmaxEntry,
+    Step,
+)
+
+__all__ = ["render_text"]
+
+#: Matrices with more rows or columns than this are shown with ⋯.
+DISPLAY_LIMIT = 8
+#: Sums with more terms than this are shown with ⋯ in the middle.
+TERM_LIMIT = 8
+#: Symbolic values longer than this are left to the JSON output.
+SYMBOLIC_VALUE_LIMIT = 60
+
+_SQRT = re.compile(r"sqrt\((\d+)\)")
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+#: Entry names in the terminal: matrix id → letter.
+ENTRY_NAMES = {
+    "X": "x",
+    "memory": "m",
+    "W_Q": "wq",
+    "W_K": "wk",
+    "W_V": "wv",
+    "Q": "q",
+    "K": "k",
+    "V": "v",
+    "scores": "s",
+    "scaled_scores": "s′",
+    "masked_scores": "s̃",
+    "weights": "a",
+    "output": "b",
+    "tokens": "id",
+}
+
+
+def sub(*indices: int) -> str:
+    """1-based subscripts: ``sub(0, 1)`` is ``₁,₂``."""
+    return ",".join(str(i + 1).translate(_SUB) for i in indices)
+
+
+def ref_name(ref: Ref) -> str:
+    return f"{ENTRY_NAMES.get(ref.matrix, ref.matrix)}{sub(ref.row, ref.col)}"
+
+
+def pretty(value: Any) -> str:
+    """Unicode form of an exact value: ``3√2/2``, ``e^(1/2)/(e^(1/2) + e²)``, ``−∞``."""
+    if isinstance(value, NegInf):
+        return "−∞"
+    if isinstance(value, Surd):
+        return value.pretty()
+    if isinstance(value, ExpRatio):
+        return _pretty_ratio(value)
+    return _SQRT.sub(r"√\1", str(value)).replace("*", "·")
+
+
+def _pretty_exp(x: Any) -> str:
+    text = pretty(x)
+    if text == "0":
+        return "1"
+    if text == "1":
+        return "e"
+    return f"e^{text}" if text.isdigit() else f"e^({text})"
+
+
+def _pretty_ratio(r: ExpRatio) -> str:
+    den = " + ".join(_pretty_exp(x) for x in r.exponents)
+    parts = []
+    for c, x in zip(r.coefs, r.exponents):
+        c_text = pretty(c)
+        if c_text == "0":
+            continue
+        e = _pretty_exp(x)
+        parts.append(e if c_text == "1" else f"{_paren(c_text)}·{e}")
+    if not parts:
+        return "0"
+    if len(r.exponents) == 1:
+        return pretty(r.coefs[0])
+    num = " + ".join(parts).replace("+ -", "− ")
+    num = f"({num})" if len(parts) > 1 else num
+    return f"{num} / ({den})"
+
+
+def _paren(text: str) -> str:
+    body = text[1:] if text.startswith("-") else text
+    if text.startswith("-") or any(ch in body for ch in " +/"):
+        return f"({text})"
+    return text
+
+
+def _elide(items: list[str], limit: int = TERM_LIMIT) -> list[str]:
+    if len(items) <= limit:
+        return items
+    return [*items[:3], "⋯", *items[-2:]]
+
+
+def _decimal_tail(step: Step, i: int, j: int, digits: int) -> str:
+    dec = step.decimal_str(i, j, digits)
+    if dec is None or isinstance(step.exact[i][j], NegInf):
+        return ""
+    if step.is_exact_decimal(i, j, digits):
+        exact = step.exact[i][j]
+        return "" if exact.as_fraction().denominator == 1 else f" = {dec}"
+    return f" ≈ {dec}"
+
+
+def _entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str:
+    i, j = f.target.row, f.target.col
+    name = ref_name(f.target)
+    value = pretty(f.value)
+    tail = _decimal_tail(step, i, j, digits)
+    if d.problem.symbolic and not isinstance(f, (LookupEntry, GivenEntry)):
+        return _symbolic_line(f, name, value)
+    if isinstance(f, DotEntry):
+        symbols = _elide([f"{ref_name(t.left)}·{ref_name(t.right)}" for t in f.terms])
+        if step.id == "output":
+            numbers = _elide(
+                [f"{ref_name(t.left)}·{_paren(pretty(t.right_value))}" for t in f.terms]
+            )
+        else:
+            numbers = _elide(
+                [f"{_paren(pretty(t.left_value))}·{_paren(pretty(t.right_value))}" for t in f.terms]
+            )
+        head = f"{name} = "
+        if step.id == "scores":
+            head += f"q{sub(i)} · k{sub(j)} = "
+        return f"{head}{' + '.join(symbols)} = {' + '.join(numbers)} = {value}{tail}"
+    if isinstance(f, ScaleEntry):
+        label = "√d_k" if f.divisor_label == "sqrt(d_k)" else "c"
+        return (
+            f"{name} = {ref_name(f.source)} / {label} = {_paren(pretty(f.source_value))} / "
+            f"{_paren(pretty(f.divisor))} = {value}{tail}"
+        )
+    if isinstance(f, MaskEntry):
+        if not f.allowed:
+            return f"{name} = −∞   (masked: query {i + 1} may not attend to key {j + 1})"
+        return f"{name} = {ref_name(f.source)} = {value}{tail}"
+    if isinstance(f, SoftmaxEntry):
+        if f.numerator is None:
+            return f"{name} = 0   (masked key: exactly zero weight)"
+        den_sym = " + ".join(_elide([f"exp({ref_name(r)})" for r, _ in f.row]))
+        den_num = " + ".join(_elide([_pretty_exp(x) for _, x in f.row]))
+        num_value = next(x for r, x in f.row if r == f.numerator)
+        return (
+            f"{name} = exp({ref_name(f.numerator)}) / ({den_sym}) = "
+            f"{_pretty_exp(num_value)} / ({den_num}){tail}"
+        )
+    if isinstance(f, (LookupEntry, GivenEntry)):
+        return f"{name} = {value}{tail}"
+    raise TypeError(f"no text form for {type(f).__name__}")
+
+
+def _symbolic_line(f: EntryFormula, name: str, value: str) -> str:
+    """Symbolic problems: the formula in entry names, and the value when it is short."""
+    if isinstance(f, DotEntry):
+        formula = " + ".join(_elide([f"{ref_name(t.left)}·{ref_name(t.right)}" for t in f.terms]))
+        if f.target.matrix == "scores":
+            formula = f"q{sub(f.target.row)} · k{sub(f.target.col)} = {formula}"
+    elif isinstance(f, ScaleEntry):
+        label = "√d_k" if f.divisor_label == "sqrt(d_k)" else "c"
+        formula = f"{ref_name(f.source)} / {label}"
+    elif isinstance(f, MaskEntry):
+        formula = ref_name(f.source) if f.allowed else "−∞   (masked)"
+    elif isinstance(f, SoftmaxEntry):
+        if f.numerator is None:
+            return f"{name} = 0   (masked key: exactly zero weight)"
+        den = " + ".join(_elide([f"exp({ref_name(r)})" for r, _ in f.row]))
+        formula = f"exp({ref_name(f.numerator)}) / ({den})"
+    else:
+        formula = value
+    short = len(value) <= SYMBOLIC_VALUE_LIMIT and value != formula
+    return f"{name} = {formula}" + (f" = {value}" if short else "")
+
+
+def _matrix_lines(step: Step, digits: int, indent: str = "  ") -> list[str]:
+    rows, cols = step.shape
+    short = all(
+        isinstance(e, (Surd, NegInf)) or (not isinstance(e, ExpRatio) and len(str(e)) <= 24)
+        for row in step.exact
+        for e in row
+    )
+    if short:
+        cells = [[pretty(e) for e in row] for row in step.exact]
+        label = f"{step.symbol} ="
+    elif any(v is None for row in step.values for v in row):
+        return [
+            f"{indent}{step.symbol}: entries as written out above (symbolic; "
+            "--format json has them all)"
+        ]
+    else:
+        cells = [
+            [step.decimal_str(i, j, digits) or pretty(step.exact[i][j]) for j in range(cols)]
+            for i in range(rows)
+        ]
+        label = f"{step.symbol} ≈"
+    row_idx = list(range(rows)) if rows <= DISPLAY_LIMIT else [0, 1, 2, -1, rows - 2, rows - 1]
+    col_idx = list(range(cols)) if cols <= DISPLAY_LIMIT else [0, 1, 2, -1, cols - 2, cols - 1]
+
+    def cell(i: int, j: int) -> str:
+        return "⋯" if j < 0 else ("⋮" if i < 0 else cells[i][j])
+
+    shown = [[cell(i, j) for j in col_idx] for i in row_idx]
+    widths = [max(len(r[c]) for r in shown) for c in range(len(col_idx))]
+    labels = [(step.row_labels[i] if step.row_labels and i >= 0 else "") for i in row_idx]
+    label_width = max((len(x) for x in labels), default=0)
+    out = [f"{indent}{label}"]
+    if step.col_labels:
+        heads = ["⋯" if j < 0 else step.col_labels[j] for j in col_idx]
+        out.append(
+            indent
+            + "  "
+            + " " * (label_width + 1 if label_width else 0)
+            + "  ".join(h.rjust(w) for h, w in zip(heads, widths))
+        )
+    for lab, r in zip(labels, shown):
+        prefix = f"{lab.rjust(label_width)} " if label_width else ""
+        out.append(f"{indent}{prefix}[ " + "  ".join(c.rjust(w) for c, w in zip(r, widths)) + " ]")
+    return out
+
+
+def _vector(values: list[str]) -> str:
+    return "[" + ", ".join(_elide(values)) + "]"
+
+
+def _step_lines(d: _Derivation, step: Step, rows: list[int], digits: int) -> list[str]:
+    out: list[str] = []
+    n_rows, n_cols = step.shape
+    if step.id == "tokens":
+        lookup = d.problem.lookup
+        assert lookup is not None
+        out.append(f"  text {lookup.text!r} → tokens " + " | ".join(lookup.tokens))
+        out.extend(f"  {tok} → id {tid}" for tok, tid in zip(lookup.tokens, lookup.ids))
+        return out
+    if step.kind == "lookup":
+        lookup = d.problem.lookup
+        assert lookup is not None
+        for i, (tok, tid) in enumerate(zip(lookup.tokens, lookup.ids)):
+            row = _vector([pretty(e) for e in step.exact[i]])
+            out.append(f"  x{sub(i)} = E[{tid}] (row {tid}, {tok}) = {row}")
+        out.extend(_matrix_lines(step, digits))
+        return out
+    expand = [i for i in rows if i < n_rows] if step.kind != "given" else []
+    for i in expand:
+        label = f" ({step.row_labels[i]})" if step.row_labels else ""
+        out.append(f"  row {i + 1}{label}:")
+        shown_cols = list(range(min(n_cols, DISPLAY_LIMIT)))
+        for j in shown_cols:
+            out.append("    " + _entry_line(d, d.entry(step.id, i, j), step, digits))
+        if n_cols > len(shown_cols):
+            out.append(
+                f"    ⋯ ({n_cols - len(shown_cols)} more entries in this row; see the matrix below)"
+            )
+        if step.id == "output":
+            out.append("    " + _output_vector(d, step, i, digits))
+    out.extend(_matrix_lines(step, digits))
+    return out
+
+
+def _output_vector(d: _Derivation, step: Step, i: int, digits: int) -> str:
+    weights, v = d.step("weights"), d.step("V")
+    terms, numbers = [], []
+    for j in range(weights.shape[1]):
+        terms.append(f"a{sub(i, j)} v{sub(j)}")
+    if d.problem.symbolic:
+        return f"b{sub(i)} = {' + '.join(_elide(terms))}"
+    for j in range(weights.shape[1]):
+        a = weights.decimal_str(i, j, digits) or f"a{sub(i, j)}"
+        numbers.append(f"{a}·{_vector([pretty(e) for e in v.exact[j]])}")
+    result = [
+        step.decimal_str(i, j, digits) or pretty(step.exact[i][j]) for j in range(step.shape[1])
+    ]
+    sign = "≈" if d.crosscheck is not None else "="
+    return (
+        f"b{sub(i)} = {' + '.join(_elide(terms))} = {' + '.join(_elide(numbers))} "
+        f"{sign} {_vector(result)}"
+    )
+
+
+def render_text(derivation: _Derivation, rows: list[int] | None = None, digits: int = 4) -> str:
+    """The derivation for the terminal; ``rows`` are 0-based query rows to expand."""
+    p = derivation.problem
+    rows = [0] if rows is None else rows
+    title = p.title or "Attention, step by step"
+    out = [title, "=" * min(len(title) * 2, 72)]
+    dims = [f"n = {p.n}", f"m = {p.m}"] if p.memory is not None else [f"n = {p.n}"]
+    if p.d_model is not None:
+        dims.append(f"d_model = {p.d_model}")
+    dims += [f"d_k = {p.d_k}", f"d_v = {p.d_v}"]
+    scale = {"sqrt(d_k)": f"√d_k = {pretty(p.scale)}", "none": "none"}.get(
+        p.scale_label, pretty(p.scale)
+    )
+    out.append(f"{', '.join(dims)}; scale {scale}; mask {p.mask_label}")
+    out.append("Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V")
+    for name in ("W_Q", "W_K", "W_V"):
+        given = getattr(p, name)
+        if given is not None:
+            out.append("")
+            out.extend(_matrix_lines(_given_step(name, given), digits))
+    for number, step in enumerate(derivation.steps, start=1):
+        out.append("")
+        out.append(f"Step {number}. {step.title}: {step.formula}")
+        out.extend(_step_lines(derivation, step, rows, digits))
+    out.append("")
+    check = derivation.crosscheck
+    if check is None:
+        out.append("Cross-check: symbolic problem, no numbers to compare.")
+    else:
+        verdict = "passed" if check.passed else "FAILED"
+        out.append(
+            f"Cross-check against NumPy float64: {verdict} (max abs error "
+            f"{check.max_abs_error:.1e}, max rel error {check.max_rel_error:.1e})"
+        )
+    return "\n".join(out) + "\n"
+
+
+def _given_step(name: str, matrix: Any) -> Step:
+    return Step(name, name, name, "given", matrix, tuple(tuple(None for _ in r) for r in matrix))

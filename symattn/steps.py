@@ -1,0 +1,283 @@
+"""Steps and derivations: data that renderers read, never text.
+
+A :class:`Step` holds one matrix of the computation (SPEC §3 order): its id, its
+general formula, the exact entries and their high-precision values.  The formula
+of one entry, written out (which terms are summed, what is divided by what), is a
+small structure built on demand by :meth:`Derivation.entry`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Union
+
+from .errors import SymattnError
+from .exact import NEG_INF, ExpRatio, NegInf, Surd, round_half_away
+
+if TYPE_CHECKING:
+    from .numeric import Crosscheck
+    from .spec import Matrix, Problem
+
+__all__ = [
+    "STEP_TITLES",
+    "Derivation",
+    "DotEntry",
+    "EntryFormula",
+    "GivenEntry",
+    "LookupEntry",
+    "MaskEntry",
+    "Product",
+    "Ref",
+    "ScaleEntry",
+    "SoftmaxEntry",
+    "Step",
+]
+
+STEP_TITLES = {
+    "tokens": "Tokens and ids",
+    "X": "Embedding rows",
+    "Q": "Queries",
+    "K": "Keys",
+    "V": "Values",
+    "scores": "Attention scores",
+    "scaled_scores": "Scaled scores",
+    "masked_scores": "Masked scores",
+    "weights": "Attention weights",
+    "output": "Output",
+}
+
+Values = tuple[tuple[Decimal | None, ...], ...]
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One entry of a named matrix; ``row`` and ``col`` are 0-based."""
+
+    matrix: str
+    row: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Product:
+    """One term ``left · right`` of a dot product."""
+
+    left: Ref
+    right: Ref
+    left_value: Any
+    right_value: Any
+
+
+@dataclass(frozen=True)
+class DotEntry:
+    """``target = Σ_k left_k · right_k``, every term kept, zeros included."""
+
+    target: Ref
+    terms: tuple[Product, ...]
+    value: Any
+
+
+@dataclass(frozen=True)
+class ScaleEntry:
+    """``target = source / divisor``."""
+
+    target: Ref
+    source: Ref
+    source_value: Any
+    divisor: Any
+    divisor_label: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class MaskEntry:
+    """``target = source`` where the mask allows it, else −∞."""
+
+    target: Ref
+    source: Ref
+    source_value: Any
+    allowed: bool
+    value: Any
+
+
+@dataclass(frozen=True)
+class SoftmaxEntry:
+    """``target = exp(numerator) / Σ exp(row)`` over the unmasked entries of the row."""
+
+    target: Ref
+    numerator: Ref | None  # None when the entry is masked (weight exactly 0)
+    row: tuple[tuple[Ref, Any], ...]
+    value: Any
+
+
+@dataclass(frozen=True)
+class LookupEntry:
+    """``target`` copied from row ``token_id`` of the embedding."""
+
+    target: Ref
+    token: str
+    token_id: int
+    value: Any
+
+
+@dataclass(frozen=True)
+class GivenEntry:
+    """An entry given in the problem file."""
+
+    target: Ref
+    value: Any
+
+
+EntryFormula = Union[DotEntry, ScaleEntry, MaskEntry, SoftmaxEntry, LookupEntry, GivenEntry]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One matrix of the derivation.
+
+    ``kind`` says how it was made: ``lookup``, ``given``, ``product`` (of
+    ``operands[0]`` and ``operands[1]``, transposed when ``transpose_right``),
+    ``scale``, ``mask`` or ``softmax``.
+    """
+
+    id: str
+    symbol: str
+    formula: str
+    kind: str
+    exact: Matrix
+    values: Values
+    operands: tuple[str, ...] = ()
+    transpose_right: bool = False
+    row_labels: tuple[str, ...] | None = None
+    col_labels: tuple[str, ...] | None = None
+
+    @property
+    def title(self) -> str:
+        return STEP_TITLES.get(self.id, self.id)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.exact), len(self.exact[0])
+
+    def exact_str(self, i: int, j: int) -> str:
+        """SymPy ``str`` form of entry (i, j), 0-based."""
+        return str(self.exact[i][j])
+
+    def decimal_str(self, i: int, j: int, digits: int) -> str | None:
+        """Entry (i, j) rounded half away from zero to ``digits`` places, or None."""
+        entry = self.exact[i][j]
+        if isinstance(entry, NegInf):
+            return "-inf"
+        if isinstance(entry, Surd) and entry.is_rational:
+            return round_half_away(entry.as_fraction(), digits)
+        value = self.values[i][j]
+        return None if value is None else round_half_away(value, digits)
+
+    def float_value(self, i: int, j: int) -> float | None:
+        entry = self.exact[i][j]
+        if isinstance(entry, NegInf):
+            return None
+        if isinstance(entry, Surd) and entry.is_rational:
+            return float(entry.as_fraction())
+        value = self.values[i][j]
+        return None if value is None else float(value)
+
+    def is_exact_decimal(self, i: int, j: int, digits: int) -> bool:
+        """True when the decimal at ``digits`` places equals the exact value."""
+        entry = self.exact[i][j]
+        if not (isinstance(entry, Surd) and entry.is_rational):
+            return False
+        q = entry.as_fraction() * 10**digits
+        return bool(q.denominator == 1)
+
+    def sympy_matrix(self) -> Any:
+        """The exact matrix as a SymPy ``ImmutableMatrix`` (imports SymPy)."""
+        import sympy
+
+        def conv(entry: Any) -> Any:
+            if isinstance(entry, (Surd, ExpRatio)):
+                return entry.to_sympy()
+            if isinstance(entry, NegInf):
+                return -sympy.oo
+            return sympy.sympify(entry)
+
+        return sympy.ImmutableMatrix([[conv(e) for e in row] for row in self.exact])
+
+
+@dataclass
+class Derivation:
+    """The whole derivation of one problem: its steps, in SPEC §3 order."""
+
+    problem: Problem
+    steps: tuple[Step, ...]
+    matrices: dict[str, Matrix]
+    precision: int
+    crosscheck: Crosscheck | None = None
+    _by_id: dict[str, Step] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id = {s.id: s for s in self.steps}
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def step(self, step_id: str) -> Step:
+        try:
+            return self._by_id[step_id]
+        except KeyError:
+            known = ", ".join(self._by_id)
+            raise SymattnError(f"no step {step_id!r} in this derivation; steps: {known}") from None
+
+    @property
+    def step_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.steps)
+
+    def entry(self, step_id: str, i: int, j: int) -> EntryFormula:
+        """The written-out formula of entry (i, j) (0-based) of a step."""
+        step = self.step(step_id)
+        rows, cols = step.shape
+        if not (0 <= i < rows and 0 <= j < cols):
+            raise SymattnError(f"{step_id} has shape {rows} × {cols}; no entry ({i + 1}, {j + 1})")
+        target = Ref(step.id, i, j)
+        value = step.exact[i][j]
+        if step.kind == "product":
+            left_name, right_name = step.operands
+            left, right = self.matrices[left_name], self.matrices[right_name]
+            width = len(left[0])
+            terms = []
+            for k in range(width):
+                r_ref = Ref(right_name, j, k) if step.transpose_right else Ref(right_name, k, j)
+                terms.append(
+                    Product(Ref(left_name, i, k), r_ref, left[i][k], right[r_ref.row][r_ref.col])
+                )
+            return DotEntry(target, tuple(terms), value)
+        if step.kind == "scale":
+            (src,) = step.operands
+            return ScaleEntry(
+                target,
+                Ref(src, i, j),
+                self.matrices[src][i][j],
+                self.problem.scale,
+                "sqrt(d_k)" if self.problem.scale_label == "sqrt(d_k)" else "c",
+                value,
+            )
+        if step.kind == "mask":
+            (src,) = step.operands
+            allowed = not isinstance(value, NegInf)
+            return MaskEntry(target, Ref(src, i, j), self.matrices[src][i][j], allowed, value)
+        if step.kind == "softmax":
+            (src,) = step.operands
+            source = self.matrices[src][i]
+            row = tuple((Ref(src, i, k), x) for k, x in enumerate(source) if x is not NEG_INF)
+            numerator = None if source[j] is NEG_INF else Ref(src, i, j)
+            return SoftmaxEntry(target, numerator, row, value)
+        if step.kind == "lookup":
+            lookup = self.problem.lookup
+            assert lookup is not None
+            return LookupEntry(target, lookup.tokens[i], lookup.ids[i], value)
+        return GivenEntry(target, value)
