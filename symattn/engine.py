@@ -110,6 +110,8 @@ def _softmax(scores: Matrix, values: Values, precision: int) -> tuple[Matrix, Va
         for j, x in enumerate(row):
             if x is NEG_INF:
                 entries.append(zero)
+            elif len(keep) == 1:  # e^x / e^x
+                entries.append(one)
             else:
                 coefs = [one if k == j else zero for k in keep]
                 entries.append(ExpRatio(coefs, exponents, den_str))
@@ -135,11 +137,12 @@ def _weighted_sum(
     exact_rows: list[tuple[Any, ...]] = []
     value_rows: list[tuple[Decimal | None, ...]] = []
     for a_row, a_values in zip(weights, weight_values):
-        template = next(a for a in a_row if isinstance(a, ExpRatio))
-        keep = [j for j, a in enumerate(a_row) if isinstance(a, ExpRatio)]
+        keep = [j for j, a in enumerate(a_row) if not (isinstance(a, Surd) and a.is_zero())]
         if len(keep) == 1:
             exact_rows.append(v[keep[0]])
         else:
+            template = a_row[keep[0]]
+            assert isinstance(template, ExpRatio)
             exact_rows.append(
                 tuple(
                     ExpRatio(

@@ -190,10 +190,14 @@ class _Reader:
         try:
             mono = parse_value(raw)
         except ValueSyntaxError as exc:
-            shown = raw if isinstance(raw, str) else json.dumps(raw, default=str)
+            shown = raw if isinstance(raw, str) else _show(raw)
+            reason = str(exc)
+            if reason.startswith(("unexpected", "empty", "value ends", "expected a number")):
+                reason += (
+                    '; expected an integer, a decimal, a fraction "3/4", "sqrt(N)" or a symbol'
+                )
             raise SymattnError(
-                f"{where(self.source, key, row, col)}: bad value {shown!r}: {exc}; expected an "
-                'integer, a decimal, a fraction "3/4", "sqrt(N)" or a symbol name'
+                f"{where(self.source, key, row, col)}: bad value {shown!r}: {reason}"
             ) from None
         if not mono.is_number:
             self.symbolic = True
@@ -258,6 +262,12 @@ class _Reader:
             tuple(self.value(f"{name}_{i + 1}{sep}{j + 1}", key, i, j) for j in range(cols))
             for i in range(rows)
         )
+
+
+def _show(raw: object) -> str:
+    if isinstance(raw, Decimal):
+        return str(raw)
+    return json.dumps(raw, default=str, ensure_ascii=False)
 
 
 def _shape(matrix: Sequence[Sequence[Any]]) -> tuple[int, int]:

@@ -109,7 +109,12 @@ class Vocabulary:
 
 def _unknown(piece: str, position: str, vocab: Vocabulary) -> SymattnError:
     close = vocab.closest(piece)
-    hint = f"; closest vocabulary entries: {', '.join(close)}" if close else ""
+    if close:
+        hint = f"; closest vocabulary entries: {', '.join(close)}"
+    else:
+        entries = list(vocab.ids)
+        more = ", …" if len(entries) > 8 else ""
+        hint = f"; nothing in the vocabulary is close (it holds {', '.join(entries[:8])}{more})"
     return SymattnError(
         f"{vocab.source}: text: unknown token {piece!r} at {position}, not in vocab{hint}"
     )

@@ -86,12 +86,29 @@ class ValueSyntaxError(ValueError):
     """A value that the grammar does not accept; the message says why."""
 
 
+_GREEK = (
+    "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|"
+    "rho|sigma|tau|upsilon|phi|chi|psi|omega"
+)
+#: A symbol: one or two letters or a Greek letter's name, then an optional index.
+_SYMBOL = re.compile(rf"(?:[A-Za-z]{{1,2}}|(?:{_GREEK}))(?:\d+|(?:_[A-Za-z0-9]+)+)?", re.I)
+
+
 def symbol_name_error(name: str) -> str | None:
-    """Why ``name`` cannot be a symbol, or ``None`` when it can."""
+    """Why ``name`` cannot be a symbol, or ``None`` when it can.
+
+    >>> symbol_name_error("w_12") is None, symbol_name_error("two") is None
+    (True, False)
+    """
+    if name.lower() in {"nan", "inf", "infinity"}:
+        return f"{name} is not a finite number"
     if name in _RESERVED or name in _RESERVED_SINGLE or keyword.iskeyword(name):
         return f"'{name}' is a reserved name; use another symbol such as '{name}_1'"
-    if name.lower() in {"nan", "inf", "infinity"}:
-        return f"'{name}' is not a finite number"
+    if not _SYMBOL.fullmatch(name):
+        return (
+            f"'{name}' is neither a number nor a symbol name (a symbol is one or two letters "
+            "or a Greek letter's name, with an optional index: a, w_12, x1, alpha_2)"
+        )
     return None
 
 

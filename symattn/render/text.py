@@ -9,6 +9,7 @@ the display limit are elided with ⋯ (never silently).
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from ..exact import ExpRatio, NegInf, Surd
@@ -163,9 +164,10 @@ def _entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str
         den_sym = " + ".join(_elide([f"exp({ref_name(r)})" for r, _ in f.row]))
         den_num = " + ".join(_elide([_pretty_exp(x) for _, x in f.row]))
         num_value = next(x for r, x in f.row if r == f.numerator)
+        exact = f" = {value}" if _is_rational(f.value) else ""
         return (
             f"{name} = exp({ref_name(f.numerator)}) / ({den_sym}) = "
-            f"{_pretty_exp(num_value)} / ({den_num}){tail}"
+            f"{_pretty_exp(num_value)} / ({den_num}){exact}{tail}"
         )
     if isinstance(f, (LookupEntry, GivenEntry)):
         return f"{name} = {value}{tail}"
@@ -211,8 +213,11 @@ def _matrix_lines(step: Step, digits: int, indent: str = "  ") -> list[str]:
         ]
     else:
         cells = [
-            [step.decimal_str(i, j, digits) or pretty(step.exact[i][j]) for j in range(cols)]
-            for i in range(rows)
+            [
+                pretty(e) if _is_rational(e) else (step.decimal_str(i, j, digits) or pretty(e))
+                for j, e in enumerate(row)
+            ]
+            for i, row in enumerate(step.exact)
         ]
         label = f"{step.symbol} ≈"
     row_idx = list(range(rows)) if rows <= DISPLAY_LIMIT else [0, 1, 2, -1, rows - 2, rows - 1]
@@ -222,22 +227,41 @@ def _matrix_lines(step: Step, digits: int, indent: str = "  ") -> list[str]:
         return "⋯" if j < 0 else ("⋮" if i < 0 else cells[i][j])
 
     shown = [[cell(i, j) for j in col_idx] for i in row_idx]
-    widths = [max(len(r[c]) for r in shown) for c in range(len(col_idx))]
+    heads = ["⋯" if j < 0 else step.col_labels[j] for j in col_idx] if step.col_labels else None
+    widths = [
+        max([width(r[c]) for r in shown] + ([width(heads[c])] if heads else []))
+        for c in range(len(col_idx))
+    ]
     labels = [(step.row_labels[i] if step.row_labels and i >= 0 else "") for i in row_idx]
-    label_width = max((len(x) for x in labels), default=0)
+    label_width = max((width(x) for x in labels), default=0)
+    lead = label_width + 1 if label_width else 0
     out = [f"{indent}{label}"]
-    if step.col_labels:
-        heads = ["⋯" if j < 0 else step.col_labels[j] for j in col_idx]
+    if heads:
         out.append(
-            indent
-            + "  "
-            + " " * (label_width + 1 if label_width else 0)
-            + "  ".join(h.rjust(w) for h, w in zip(heads, widths))
+            f"{indent}{' ' * lead}  " + "  ".join(rjust(h, w) for h, w in zip(heads, widths))
         )
     for lab, r in zip(labels, shown):
-        prefix = f"{lab.rjust(label_width)} " if label_width else ""
-        out.append(f"{indent}{prefix}[ " + "  ".join(c.rjust(w) for c, w in zip(r, widths)) + " ]")
+        prefix = f"{rjust(lab, label_width)} " if label_width else ""
+        out.append(f"{indent}{prefix}[ " + "  ".join(rjust(c, w) for c, w in zip(r, widths)) + " ]")
     return out
+
+
+def width(text: str) -> int:
+    """Terminal columns of ``text``: CJK characters take two, combining marks none."""
+    total = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        total += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return total
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * max(columns - width(text), 0) + text
+
+
+def _is_rational(value: Any) -> bool:
+    return isinstance(value, Surd) and value.is_rational
 
 
 def _vector(values: list[str]) -> str:
