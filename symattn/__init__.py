@@ -38,11 +38,12 @@ def derive(
     derivation will show (the values are computed with 50 more).  ``max_size`` lifts
     the size limit of exact derivations.
     """
-    from . import engine, numeric
+    from . import crosscheck as cross
+    from . import engine
 
     if not isinstance(problem, Problem):
         problem = load(problem, max_size=max_size)
     derivation = engine.run(problem, digits=digits)
     if crosscheck:
-        derivation.crosscheck = numeric.crosscheck(derivation)
+        derivation.crosscheck = cross.crosscheck(derivation)
     return derivation

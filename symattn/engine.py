@@ -104,8 +104,9 @@ def _softmax(scores: Matrix, values: Values, precision: int) -> tuple[Matrix, Va
     value_rows: list[tuple[Decimal | None, ...]] = []
     for row, row_values in zip(scores, values):
         keep = [j for j, x in enumerate(row) if x is not NEG_INF]
-        exponents = [row[j] for j in keep]
-        den_str = " + ".join(exp_str(x) for x in exponents)
+        exponents = tuple(row[j] for j in keep)
+        exp_strs = tuple(exp_str(x) for x in exponents)
+        distinct = len(set(exponents)) == len(exponents)
         entries: list[Any] = []
         for j, x in enumerate(row):
             if x is NEG_INF:
@@ -114,7 +115,7 @@ def _softmax(scores: Matrix, values: Values, precision: int) -> tuple[Matrix, Va
                 entries.append(one)
             else:
                 coefs = [one if k == j else zero for k in keep]
-                entries.append(ExpRatio(coefs, exponents, den_str))
+                entries.append(ExpRatio(coefs, exponents, exp_strs, distinct))
         exact_rows.append(tuple(entries))
         numeric = [row_values[j] for j in keep]
         if any(v is None for v in numeric):
@@ -146,7 +147,10 @@ def _weighted_sum(
             exact_rows.append(
                 tuple(
                     ExpRatio(
-                        [v[j][col] for j in keep], template.exponents, template.denominator_str()
+                        [v[j][col] for j in keep],
+                        template.exponents,
+                        template.exp_strs(),
+                        template._distinct,
                     )
                     for col in range(len(v[0]))
                 )

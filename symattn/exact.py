@@ -35,6 +35,7 @@ __all__ = [
     "Surd",
     "decimal_context",
     "exp_str",
+    "rational_value",
     "round_half_away",
     "square_free",
 ]
@@ -127,12 +128,19 @@ class Surd:
         """-1, 0 or 1, decided exactly (by comparing squares where needed)."""
         if not self.terms:
             return 0
-        value = self.to_decimal(60)
-        if abs(value) > Decimal("1e-40"):
-            return 1 if value > 0 else -1
-        # Distinct square roots of square-free numbers are linearly independent
-        # over Q, so a non-empty Surd is never 0; 60 digits only fail for absurd inputs.
-        raise ArithmeticError(f"cannot decide the sign of {self}")
+        if self.is_monomial:
+            return 1 if self.terms[0][1] > 0 else -1
+        # Distinct square roots of square-free numbers are linearly independent over Q,
+        # so a non-empty sum is never 0: enough digits always decide its sign.
+        precision = 60
+        while True:
+            value = self.to_decimal(precision)
+            magnitude = max(abs(c) for _, c in self.terms)
+            if abs(value) > Decimal(magnitude.numerator) / magnitude.denominator * Decimal(
+                10
+            ) ** (8 - precision):
+                return 1 if value > 0 else -1
+            precision *= 2
 
     # -- arithmetic ---------------------------------------------------------
     def __add__(self, other: Surd) -> Surd:
@@ -184,6 +192,17 @@ class Surd:
                 total += term
             return +total
 
+    def in_context(self) -> Decimal:
+        """The value in the current decimal context (for loops that set it once)."""
+        if len(self.terms) == 1 and self.terms[0][0] == 1:
+            q = self.terms[0][1]
+            return Decimal(q.numerator) / Decimal(q.denominator)
+        total = Decimal(0)
+        for r, c in self.terms:
+            term = Decimal(c.numerator) / Decimal(c.denominator)
+            total += term * Decimal(r).sqrt() if r != 1 else term
+        return total
+
     def __float__(self) -> float:
         if self.is_rational:
             return float(self.as_fraction())
@@ -200,11 +219,11 @@ class Surd:
         """SymPy's ``str`` form: ``3``, ``-1/2``, ``sqrt(2)/2``, ``1 + sqrt(3)``."""
         if not self.terms:
             return "0"
-        parts = [_monomial_str(r, c) for r, c in self.terms]
-        out = parts[0]
-        for part in parts[1:]:
-            out += f" - {part[1:]}" if part.startswith("-") else f" + {part}"
-        return out
+        if len(self.terms) == 1:
+            return _monomial_str(*self.terms[0])
+        # Sums of several radicals are rare (only inputs with sqrt give them); SymPy
+        # orders their terms by rules of its own, so let it print them.
+        return str(self.to_sympy())
 
     def __repr__(self) -> str:
         return f"Surd({str(self)!r})"
@@ -257,9 +276,18 @@ def exp_str(x: object) -> str:
 
 
 def _wrap(text: str) -> str:
-    """Parenthesise a sum so it can be a factor."""
-    body = text[1:] if text.startswith("-") else text
-    return f"({text})" if (" + " in body or " - " in body) else text
+    """Parenthesise a sum (a + or - outside brackets) so that it can be a factor."""
+    if " " not in text:
+        return text
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and ch in "+-" and k > 0 and text[k - 1] == " ":
+            return f"({text})"
+    return text
+
+
+_UNKNOWN = object()
 
 
 class ExpRatio:
@@ -270,29 +298,41 @@ class ExpRatio:
     problems and SymPy expressions for symbolic ones.
     """
 
-    __slots__ = ("_den_str", "coefs", "exponents")
+    __slots__ = ("_closed", "_distinct", "_exp_strs", "coefs", "exponents")
 
     def __init__(
-        self, coefs: Sequence[Any], exponents: Sequence[Any], den_str: str | None = None
+        self,
+        coefs: Sequence[Any],
+        exponents: Sequence[Any],
+        exp_strs: tuple[str, ...] | None = None,
+        distinct: bool | None = None,
     ) -> None:
+        """``exp_strs`` (the printed exponentials) and ``distinct`` (are the exponents
+        pairwise different?) may be passed in when a whole row shares them; pass the
+        row's ``exponents`` as one tuple too, so that evaluation can share the row's
+        exponentials."""
         if len(coefs) != len(exponents) or not exponents:
             raise ValueError("ExpRatio needs one coefficient per exponent, at least one")
         self.coefs = tuple(coefs)
         self.exponents = tuple(exponents)
-        self._den_str = den_str
+        self._exp_strs = exp_strs
+        self._distinct = distinct
+        self._closed: Any = _UNKNOWN
 
     def denominator_str(self) -> str:
-        if self._den_str is None:
-            self._den_str = " + ".join(exp_str(x) for x in self.exponents)
-        return self._den_str
+        return " + ".join(self.exp_strs())
 
-    def numerator_str(self) -> str:
+    def exp_strs(self) -> tuple[str, ...]:
+        if self._exp_strs is None:
+            self._exp_strs = tuple(exp_str(x) for x in self.exponents)
+        return self._exp_strs
+
+    def numerator_parts(self) -> list[str]:
         parts: list[str] = []
-        for c, x in zip(self.coefs, self.exponents):
+        for c, e_text in zip(self.coefs, self.exp_strs()):
             c_text = str(c)
             if c_text == "0":
                 continue
-            e_text = exp_str(x)
             if c_text == "1":
                 parts.append(e_text)
             elif e_text == "1":
@@ -301,23 +341,53 @@ class ExpRatio:
                 parts.append(f"-{e_text}")
             else:
                 parts.append(f"{_wrap(c_text)}*{e_text}")
-        if not parts:
-            return "0"
-        out = parts[0]
-        for part in parts[1:]:
-            out += f" - {part[1:]}" if part.startswith("-") else f" + {part}"
-        return out
+        return parts
 
     def __str__(self) -> str:
-        numerator = self.numerator_str()
-        if numerator == "0":
-            return "0"
         if len(self.exponents) == 1:  # c·e^x / e^x
             return str(self.coefs[0])
-        return f"{_wrap(numerator)}/({self.denominator_str()})"
+        parts = self.numerator_parts()
+        if not parts:
+            return "0"
+        numerator = parts[0]
+        for part in parts[1:]:
+            numerator += f" - {part[1:]}" if part.startswith("-") else f" + {part}"
+        if len(parts) > 1:
+            numerator = f"({numerator})"
+        return f"{numerator}/({self.denominator_str()})"
 
     def __repr__(self) -> str:
         return f"ExpRatio({str(self)!r})"
+
+    def closed_value(self) -> Surd | None:
+        """The value when it is algebraic, else None.
+
+        Grouping equal exponents, the value is Σ_g C_g e^{x_g} / Σ_g n_g e^{x_g}.  The
+        e^{x_g} of distinct algebraic x_g are linearly independent over the algebraic
+        numbers (Lindemann–Weierstrass), so the quotient is algebraic exactly when every
+        C_g / n_g is the same r, and then it is r: (2e^a + 2e^b)/(e^a + e^b) = 2.
+        """
+        if self._closed is not _UNKNOWN:
+            return self._closed  # type: ignore[no-any-return]
+        self._closed = self._find_closed_value()
+        return self._closed  # type: ignore[no-any-return]
+
+    def _find_closed_value(self) -> Surd | None:
+        first = self.coefs[0]
+        if not isinstance(first, Surd) or not isinstance(self.exponents[0], Surd):
+            return None
+        if all(c == first for c in self.coefs):
+            return first
+        if self._distinct is None:
+            self._distinct = len(set(self.exponents)) == len(self.exponents)
+        if self._distinct:  # every group has one term, and the coefficients differ
+            return None
+        groups: dict[Surd, tuple[Surd, int]] = {}
+        for c, x in zip(self.coefs, self.exponents):
+            total, count = groups.get(x, (Surd(), 0))
+            groups[x] = (total + c, count + 1)
+        ratios = {total * Surd.rational(Fraction(1, count)) for total, count in groups.values()}
+        return ratios.pop() if len(ratios) == 1 else None
 
     def to_decimal(self, precision: int) -> Decimal:
         """Evaluate stably: subtract the largest exponent before ``exp``."""
@@ -337,6 +407,25 @@ class ExpRatio:
     def __float__(self) -> float:
         return float(self.to_decimal(40))
 
+    def evaluate(self, precision: int, cache: dict[int, tuple[list[Decimal], Decimal]]) -> Decimal:
+        """Like :meth:`to_decimal`, reusing the exponentials of a row shared via ``cache``.
+
+        Entries of one row share their ``exponents`` tuple, so the exponentials are
+        computed once per row, not once per entry.
+        """
+        key = id(self.exponents)
+        with decimal.localcontext(decimal_context(precision + 10)):
+            if key not in cache:
+                xs = [x.to_decimal(precision + 10) for x in self.exponents]
+                top = max(xs)
+                exps = [(x - top).exp() for x in xs]
+                cache[key] = (exps, sum(exps, Decimal(0)))
+            exps, den = cache[key]
+            num = sum((c.in_context() * e for c, e in zip(self.coefs, exps) if c), Decimal(0))
+            result = num / den
+        with decimal.localcontext(decimal_context(precision)):
+            return +result
+
     def to_sympy(self) -> Any:
         import sympy
 
@@ -346,6 +435,15 @@ class ExpRatio:
         exps = [sympy.exp(conv(x)) for x in self.exponents]
         num = sympy.Add(*(conv(c) * e for c, e in zip(self.coefs, exps)))
         return num / sympy.Add(*exps)
+
+
+def rational_value(value: object) -> Fraction | None:
+    """The exact rational value of an entry, when it has one (also ExpRatio 4/4 = 1)."""
+    if isinstance(value, ExpRatio):
+        value = value.closed_value()
+    if isinstance(value, Surd) and value.is_rational:
+        return value.as_fraction()
+    return None
 
 
 def decimal_context(precision: int) -> decimal.Context:

@@ -14,10 +14,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Union
 
 from .errors import SymattnError
-from .exact import NEG_INF, ExpRatio, NegInf, Surd, round_half_away
+from .exact import NEG_INF, ExpRatio, NegInf, Surd, rational_value, round_half_away
 
 if TYPE_CHECKING:
-    from .numeric import Crosscheck
+    from .crosscheck import Crosscheck
     from .spec import Matrix, Problem
 
 __all__ = [
@@ -170,8 +170,9 @@ class Step:
         entry = self.exact[i][j]
         if isinstance(entry, NegInf):
             return "-inf"
-        if isinstance(entry, Surd) and entry.is_rational:
-            return round_half_away(entry.as_fraction(), digits)
+        exact = rational_value(entry)
+        if exact is not None:
+            return round_half_away(exact, digits)
         value = self.values[i][j]
         return None if value is None else round_half_away(value, digits)
 
@@ -179,18 +180,16 @@ class Step:
         entry = self.exact[i][j]
         if isinstance(entry, NegInf):
             return None
-        if isinstance(entry, Surd) and entry.is_rational:
-            return float(entry.as_fraction())
+        exact = rational_value(entry)
+        if exact is not None:
+            return float(exact)
         value = self.values[i][j]
         return None if value is None else float(value)
 
     def is_exact_decimal(self, i: int, j: int, digits: int) -> bool:
         """True when the decimal at ``digits`` places equals the exact value."""
-        entry = self.exact[i][j]
-        if not (isinstance(entry, Surd) and entry.is_rational):
-            return False
-        q = entry.as_fraction() * 10**digits
-        return bool(q.denominator == 1)
+        exact = rational_value(self.exact[i][j])
+        return exact is not None and (exact * 10**digits).denominator == 1
 
     def sympy_matrix(self) -> Any:
         """The exact matrix as a SymPy ``ImmutableMatrix`` (imports SymPy)."""

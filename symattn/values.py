@@ -11,7 +11,7 @@ A matrix entry in a problem file is one of
 Nothing is evaluated: a tiny tokenizer and recursive-descent parser build the value,
 and any other text is rejected with a message saying what was expected.
 
->>> str(parse_value("-3*sqrt(8)/4"))
+>>> str(parse_value("-3*sqrt(8)/4").coef)
 '-3*sqrt(2)/2'
 >>> parse_value("__import__('os')")
 Traceback (most recent call last):
@@ -38,10 +38,12 @@ MAX_VALUE_LENGTH = 200
 MAX_DECIMAL_EXPONENT = 100
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
+    r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)"
     r"|(?P<name>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)"
     r"|(?P<op>\*\*|[*/^()+\-]))"
 )
+
+_SIMPLE_FRACTION = re.compile(r"\s*([+-]?[0-9]{1,30})\s*(?:/\s*([0-9]{1,30}))?\s*")
 
 #: Names that SymPy or Python would read as something other than a symbol.
 _RESERVED_SINGLE = frozenset("EINOQS")
@@ -91,7 +93,7 @@ _GREEK = (
     "rho|sigma|tau|upsilon|phi|chi|psi|omega"
 )
 #: A symbol: one or two letters or a Greek letter's name, then an optional index.
-_SYMBOL = re.compile(rf"(?:[A-Za-z]{{1,2}}|(?:{_GREEK}))(?:\d+|(?:_[A-Za-z0-9]+)+)?", re.I)
+_SYMBOL = re.compile(rf"(?:[A-Za-z]{{1,2}}|(?:{_GREEK}))(?:[0-9]+|(?:_[A-Za-z0-9]+)+)?", re.I)
 
 
 def symbol_name_error(name: str) -> str | None:
@@ -153,7 +155,7 @@ class Monomial:
             base = Surd.rational(1) / base
         for _ in range(abs(exponent)):
             coef = coef * base
-        return Monomial(coef, tuple((n, p * exponent) for n, p in self.powers))
+        return Monomial(coef, tuple((n, p * exponent) for n, p in self.powers if p * exponent))
 
 
 def _exact_decimal(text: str) -> Fraction:
@@ -294,6 +296,12 @@ def parse_value(raw: object) -> Monomial:
     if isinstance(raw, Fraction):
         return Monomial(Surd.rational(raw))
     if isinstance(raw, str):
+        simple = _SIMPLE_FRACTION.fullmatch(raw)
+        if simple is not None:  # the common "3/4" and "-2" without the parser
+            den = int(simple.group(2) or 1)
+            if den == 0:
+                raise ValueSyntaxError("division by zero")
+            return Monomial(Surd.rational(Fraction(int(simple.group(1)), den)))
         if len(raw) > MAX_VALUE_LENGTH:
             raise ValueSyntaxError(f"value longer than {MAX_VALUE_LENGTH} characters")
         return _Parser(raw).parse()

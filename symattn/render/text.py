@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ..exact import ExpRatio, NegInf, Surd
+from ..exact import ExpRatio, NegInf, Surd, rational_value
 from ..steps import Derivation as _Derivation
 from ..steps import (
     DotEntry,
@@ -122,8 +122,14 @@ def _decimal_tail(step: Step, i: int, j: int, digits: int) -> str:
     if dec is None or isinstance(step.exact[i][j], NegInf):
         return ""
     if step.is_exact_decimal(i, j, digits):
-        exact = step.exact[i][j]
-        return "" if exact.as_fraction().denominator == 1 else f" = {dec}"
+        exact = rational_value(step.exact[i][j])
+        if (
+            exact is not None
+            and exact.denominator == 1
+            and not isinstance(step.exact[i][j], ExpRatio)
+        ):
+            return ""
+        return f" = {dec}" if exact is None or exact.denominator != 1 else f" = {exact}"
     return f" ≈ {dec}"
 
 
@@ -164,7 +170,7 @@ def _entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str
         den_sym = " + ".join(_elide([f"exp({ref_name(r)})" for r, _ in f.row]))
         den_num = " + ".join(_elide([_pretty_exp(x) for _, x in f.row]))
         num_value = next(x for r, x in f.row if r == f.numerator)
-        exact = f" = {value}" if _is_rational(f.value) else ""
+        exact = f" = {_short(f.value)}" if _is_rational(f.value) else ""
         return (
             f"{name} = exp({ref_name(f.numerator)}) / ({den_sym}) = "
             f"{_pretty_exp(num_value)} / ({den_num}){exact}{tail}"
@@ -214,7 +220,7 @@ def _matrix_lines(step: Step, digits: int, indent: str = "  ") -> list[str]:
     else:
         cells = [
             [
-                pretty(e) if _is_rational(e) else (step.decimal_str(i, j, digits) or pretty(e))
+                _short(e) if _is_rational(e) else (step.decimal_str(i, j, digits) or pretty(e))
                 for j, e in enumerate(row)
             ]
             for i, row in enumerate(step.exact)
@@ -261,7 +267,13 @@ def rjust(text: str, columns: int) -> str:
 
 
 def _is_rational(value: Any) -> bool:
-    return isinstance(value, Surd) and value.is_rational
+    return rational_value(value) is not None
+
+
+def _short(value: Any) -> str:
+    """A rational entry as its fraction (``2``, ``-3/4``), whatever form it is held in."""
+    exact = rational_value(value)
+    return pretty(value) if exact is None else str(exact)
 
 
 def _vector(values: list[str]) -> str:
@@ -310,12 +322,17 @@ def _output_vector(d: _Derivation, step: Step, i: int, digits: int) -> str:
     if d.problem.symbolic:
         return f"b{sub(i)} = {' + '.join(_elide(terms))}"
     for j in range(weights.shape[1]):
-        a = weights.decimal_str(i, j, digits) or f"a{sub(i, j)}"
+        weight = weights.exact[i][j]
+        a = _short(weight) if _is_rational(weight) else weights.decimal_str(i, j, digits)
         numbers.append(f"{a}·{_vector([pretty(e) for e in v.exact[j]])}")
-    result = [
-        step.decimal_str(i, j, digits) or pretty(step.exact[i][j]) for j in range(step.shape[1])
-    ]
-    sign = "≈" if d.crosscheck is not None else "="
+    if all(_is_rational(e) for e in step.exact[i]):
+        result, sign = [_short(e) for e in step.exact[i]], "="
+    else:
+        result = [
+            _short(e) if _is_rational(e) else str(step.decimal_str(i, j, digits))
+            for j, e in enumerate(step.exact[i])
+        ]
+        sign = "≈"
     return (
         f"b{sub(i)} = {' + '.join(_elide(terms))} = {' + '.join(_elide(numbers))} "
         f"{sign} {_vector(result)}"
