@@ -241,23 +241,17 @@ def run(problem: Problem, digits: int = 4) -> Derivation:
             operands=("X", "W_Q"),
             rows=tokens,
         )
-        k = add(
-            "K",
-            "K",
-            f"K = {kv_name} W_K",
-            "product",
-            matmul(kv, problem.W_K),
-            operands=(kv_name, "W_K"),
-            rows=kv_tokens,
-        )
-        v = add(
-            "V",
-            "V",
-            f"V = {kv_name} W_V",
-            "product",
-            matmul(kv, problem.W_V),
-            operands=(kv_name, "W_V"),
-            rows=kv_tokens,
+        k, v = (
+            add(
+                name,
+                name,
+                f"{name} = {kv_name} {weight}",
+                "product",
+                matmul(kv, getattr(problem, weight)),
+                operands=(kv_name, weight),
+                rows=kv_tokens,
+            )
+            for name, weight in (("K", "W_K"), ("V", "W_V"))
         )
 
     current = add(

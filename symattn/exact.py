@@ -136,9 +136,9 @@ class Surd:
         while True:
             value = self.to_decimal(precision)
             magnitude = max(abs(c) for _, c in self.terms)
-            if abs(value) > Decimal(magnitude.numerator) / magnitude.denominator * Decimal(
-                10
-            ) ** (8 - precision):
+            if abs(value) > Decimal(magnitude.numerator) / magnitude.denominator * Decimal(10) ** (
+                8 - precision
+            ):
                 return 1 if value > 0 else -1
             precision *= 2
 

@@ -16,6 +16,20 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REGEN = bool(os.environ.get("SYMATTN_REGEN"))
 
+# A small valid problem: X is 2 × 3 (n = 2, d_model = 3); the W's are 3 × 2 (d_k = d_v = 2).
+BASE_TOML = {
+    "X": "[[1, 0, 1], [0, 2, 1]]",
+    "W_Q": "[[1, 0], [0, 1], [1, 1]]",
+    "W_K": "[[0, 1], [1, 0], [1, 1]]",
+    "W_V": "[[1, 2], [0, 1], [2, 0]]",
+}
+BASE: dict[str, Any] = {
+    "X": [[1, 0, 1], [0, 2, 1]],
+    "W_Q": [[1, 0], [0, 1], [1, 1]],
+    "W_K": [[0, 1], [1, 0], [1, 1]],
+    "W_V": [[1, 2], [0, 1], [2, 0]],
+}
+
 _CROSSCHECK_NUMBERS = re.compile(r"max abs error \S+, max rel error [^)]+\)")
 
 

@@ -20,18 +20,8 @@ import pytest
 from symattn.cli import main
 from symattn.spec import DEFAULT_MAX_SIZE
 
-BASE_TOML = {
-    "X": "[[1, 0, 1], [0, 2, 1]]",
-    "W_Q": "[[1, 0], [0, 1], [1, 1]]",
-    "W_K": "[[0, 1], [1, 0], [1, 1]]",
-    "W_V": "[[1, 2], [0, 1], [2, 0]]",
-}
-BASE: dict[str, Any] = {
-    "X": [[1, 0, 1], [0, 2, 1]],
-    "W_Q": [[1, 0], [0, 1], [1, 1]],
-    "W_K": [[0, 1], [1, 0], [1, 1]],
-    "W_V": [[1, 2], [0, 1], [2, 0]],
-}
+from .helpers import BASE, BASE_TOML
+
 PAYLOAD = "__import__('os').system('touch {target}')"
 
 

@@ -20,19 +20,7 @@ import symattn
 from symattn.errors import SymattnError
 from symattn.spec import DEFAULT_MAX_SIZE, load
 
-# X is 2 × 3 (n = 2, d_model = 3); the W's are 3 × 2 (d_k = d_v = 2).
-BASE_TOML = {
-    "X": "[[1, 0, 1], [0, 2, 1]]",
-    "W_Q": "[[1, 0], [0, 1], [1, 1]]",
-    "W_K": "[[0, 1], [1, 0], [1, 1]]",
-    "W_V": "[[1, 2], [0, 1], [2, 0]]",
-}
-BASE: dict[str, Any] = {
-    "X": [[1, 0, 1], [0, 2, 1]],
-    "W_Q": [[1, 0], [0, 1], [1, 1]],
-    "W_K": [[0, 1], [1, 0], [1, 1]],
-    "W_V": [[1, 2], [0, 1], [2, 0]],
-}
+from .helpers import BASE, BASE_TOML
 
 
 def toml_problem(**entries: str | None) -> str:
