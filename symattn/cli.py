@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from .errors import SymattnError
+from .notation import LANGUAGES, PRESETS
+from .render import FORMATS
 
 __all__ = ["main"]
 
@@ -48,7 +50,19 @@ def _build_parser() -> argparse.ArgumentParser:
     source.add_argument("file", nargs="?", metavar="FILE", help="problem file (.toml or .json)")
     source.add_argument("--example", metavar="NAME", help="a bundled example (see `examples`)")
     derive.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+    derive.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="language of titles and sentences in latex, tex and markdown (default: en)",
+    )
+    derive.add_argument(
+        "--notation",
+        choices=PRESETS,
+        default="matrix",
+        help="matrix (Q, K, V, S, A) or token (q^i, k^j, α_{i,j}) names (default: matrix)",
     )
     derive.add_argument(
         "--digits", type=int, default=4, metavar="N", help="decimal places shown (default: 4)"
@@ -121,6 +135,7 @@ def write_output(text: str, path: str | None) -> None:
 def _derive(args: argparse.Namespace) -> int:
     from . import derive
     from .examples import example_path
+    from .render import render
 
     if args.file is None and args.example is None:
         raise SymattnError("derive: give a problem FILE or --example NAME")
@@ -135,14 +150,14 @@ def _derive(args: argparse.Namespace) -> int:
     problem = load(path, max_size=args.max_size, source=source)
     rows = _parse_rows(args.rows, problem.n)
     derivation = derive(problem, digits=args.digits)
-    if args.format == "json":
-        from .render.json import dumps, render_json
-
-        text = dumps(render_json(derivation, args.digits)) + "\n"
-    else:
-        from .render.text import render_text
-
-        text = render_text(derivation, rows=rows, digits=args.digits)
+    text = render(
+        derivation,
+        args.format,
+        lang=args.lang,
+        notation=args.notation,
+        rows=rows,
+        digits=args.digits,
+    )
     write_output(text, args.output)
     return 0
 

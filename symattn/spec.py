@@ -25,6 +25,7 @@ from typing import Any
 
 from .errors import SymattnError, where
 from .exact import Surd
+from .notation import Notation
 from .tokens import Vocabulary, tokenize
 from .values import Monomial, ValueSyntaxError, parse_value, symbol_name_error
 
@@ -59,6 +60,7 @@ KNOWN_KEYS = (
     "heads",
     "memory",
     "memory_tokens",
+    "notation",
 )
 
 #: Keys of SPEC §2 and §5 that this version reads but cannot derive yet.
@@ -68,7 +70,6 @@ NOT_YET = {
     "dO": "the backward pass is not derived by this version yet",
     "target": "the backward pass is not derived by this version yet",
     "pad_token": "padding masks are not supported by this version yet; give an explicit 0/1 mask",
-    "notation": "notation presets are not supported by this version yet",
 }
 
 
@@ -105,6 +106,7 @@ class Problem:
     memory_tokens: tuple[str, ...] | None = None
     lookup: Lookup | None = None
     shapes: dict[str, int] = field(default_factory=dict)
+    notation: dict[str, str] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -417,6 +419,13 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     if lookup and "tokens" in data:
         raise SymattnError(f"{source}: tokens: not needed with text; the tokens come from it")
     memory_tokens = _labels(data, "memory_tokens", shapes["m"], source)
+    notation = data.get("notation", {})
+    if not isinstance(notation, Mapping):
+        raise SymattnError(f'{source}: notation: expected a table such as {{ weights = "a" }}')
+    try:
+        Notation.build("matrix", notation)
+    except SymattnError as exc:
+        raise SymattnError(f"{source}: {exc}") from None
     if memory_tokens and "memory" not in givens:
         raise SymattnError(f"{source}: memory_tokens: given without memory")
 
@@ -441,6 +450,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         memory_tokens=memory_tokens,
         lookup=lookup,
         shapes=shapes,
+        notation=dict(notation),
     )
 
 

@@ -8,13 +8,22 @@ small structure built on demand by :meth:`Derivation.entry`.
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Union
 
 from .errors import SymattnError
-from .exact import NEG_INF, ExpRatio, NegInf, Surd, rational_value, round_half_away
+from .exact import (
+    NEG_INF,
+    ExpRatio,
+    NegInf,
+    Surd,
+    decimal_context,
+    rational_value,
+    round_half_away,
+)
 
 if TYPE_CHECKING:
     from .crosscheck import Crosscheck
@@ -110,6 +119,8 @@ class SoftmaxEntry:
     numerator: Ref | None  # None when the entry is masked (weight exactly 0)
     row: tuple[tuple[Ref, Any], ...]
     value: Any
+    exps: tuple[Decimal, ...] | None = None  # e^x of each unmasked score (numeric problems)
+    total: Decimal | None = None  # their sum
 
 
 @dataclass(frozen=True)
@@ -232,9 +243,34 @@ class Derivation:
             known = ", ".join(self._by_id)
             raise SymattnError(f"no step {step_id!r} in this derivation; steps: {known}") from None
 
+    def render(self, fmt: str = "text", **options: Any) -> str:
+        """This derivation in one format; see :func:`symattn.render.render`."""
+        from .render import render
+
+        return render(self, fmt, **options)
+
+    def _repr_markdown_(self) -> str:
+        """Jupyter shows a derivation as Markdown with math."""
+        return self.render("markdown")
+
+    def _repr_latex_(self) -> str:
+        """Front ends that prefer LaTeX get the displayed formulas, one per block."""
+        from .render.markdown import render_math
+
+        return render_math(self)
+
     @property
     def step_ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.steps)
+
+    def _exponentials(self, src: str, i: int) -> tuple[tuple[Decimal, ...] | None, Decimal | None]:
+        """e^x of each unmasked score of row i, and their sum (None when symbolic)."""
+        values = [v for v in self.step(src).values[i] if v is None or v.is_finite()]
+        if any(v is None for v in values):
+            return None, None
+        with decimal.localcontext(decimal_context(self.precision)):
+            exps = tuple(v.exp() for v in values if v is not None)
+            return exps, sum(exps, Decimal(0))
 
     def entry(self, step_id: str, i: int, j: int) -> EntryFormula:
         """The written-out formula of entry (i, j) (0-based) of a step."""
@@ -274,7 +310,8 @@ class Derivation:
             source = self.matrices[src][i]
             row = tuple((Ref(src, i, k), x) for k, x in enumerate(source) if x is not NEG_INF)
             numerator = None if source[j] is NEG_INF else Ref(src, i, j)
-            return SoftmaxEntry(target, numerator, row, value)
+            exps, total = self._exponentials(src, i)
+            return SoftmaxEntry(target, numerator, row, value, exps, total)
         if step.kind == "lookup":
             lookup = self.problem.lookup
             assert lookup is not None
