@@ -17,11 +17,40 @@ from .helpers import GOLDEN, REGEN, normalise_json, normalise_text, run_cli
 EXAMPLES = example_names()
 
 
+DOCUMENTS = [
+    (name, lang, fmt) for name in EXAMPLES for lang in ("en", "zh") for fmt in ("tex", "md")
+]
+
+
 def test_every_bundled_example_has_golden_files() -> None:
     assert {"seed", "apple", "lecture4", "symbolic"} <= set(EXAMPLES)
     for name in EXAMPLES:
         assert (GOLDEN / f"{name}.txt").exists() or REGEN, name
         assert (GOLDEN / f"{name}.json").exists() or REGEN, name
+        for lang in ("en", "zh"):
+            for ext in ("tex", "md"):
+                assert (GOLDEN / f"{name}.{lang}.{ext}").exists() or REGEN, (name, lang, ext)
+
+
+@pytest.mark.parametrize(("name", "lang", "ext"), DOCUMENTS)
+def test_document_golden(name: str, lang: str, ext: str) -> None:
+    fmt = "tex" if ext == "tex" else "markdown"
+    status, out, err = run_cli(["derive", "--example", name, "--format", fmt, "--lang", lang])
+    assert status == 0, err
+    path = GOLDEN / f"{name}.{lang}.{ext}"
+    if REGEN:
+        path.write_text(out, encoding="utf-8")
+    assert normalise_text(out) == normalise_text(path.read_text(encoding="utf-8"))
+
+
+def test_token_notation_golden() -> None:
+    argv = ["derive", "--example", "seed", "--format", "markdown", "--notation", "token"]
+    status, out, err = run_cli(argv)
+    assert status == 0, err
+    path = GOLDEN / "seed.token.md"
+    if REGEN:
+        path.write_text(out, encoding="utf-8")
+    assert normalise_text(out) == normalise_text(path.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

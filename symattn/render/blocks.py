@@ -263,12 +263,14 @@ def matrix_latex(step: Step, digits: int, labels: bool) -> str:
     body = [[show(i, j) for j in c_idx] for i in r_idx]
     if labels and step.row_labels and step.col_labels:
         head = " & " + " & ".join(r"\cdots" if j < 0 else label(step.col_labels[j]) for j in c_idx)
-        lines = [head + r" \\ \hline"]
+        lines = []
         for i, row in zip(r_idx, body):
             lab = r"\vdots" if i < 0 else label(step.row_labels[i])
             lines.append(lab + " & " + " & ".join(row))
         spec = "c|" + "c" * len(c_idx)
-        return rf"\begin{{array}}{{{spec}}} " + r" \\ ".join(lines) + r" \end{array}"
+        return (
+            rf"\begin{{array}}{{{spec}}} {head} \\ \hline " + r" \\ ".join(lines) + r" \end{array}"
+        )
     return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(r) for r in body) + r" \end{bmatrix}"
 
 
@@ -381,14 +383,7 @@ class _Walk:
             self.blocks.append(Heading(number, w.heading(number, step.id)))
             getattr(self, f"_{step.kind}")(step)
         self.blocks.append(Heading(None, w("result")))
-        out = d.step("output")
-        self.show(
-            [
-                f"{self.m('output')} &"
-                + ("= " if p.symbolic else r"\approx ")
-                + matrix_latex(out, self.digits, labels=False)
-            ]
-        )
+        self._matrix(d.step("output"))
         check = d.crosscheck
         if check is None:
             self.say(("text", w("symbolic_check")))
@@ -410,6 +405,11 @@ class _Walk:
         return [i for i in self.rows if i < step.shape[0]]
 
     def _matrix(self, step: Step) -> None:
+        if self.d.problem.symbolic and any(
+            width(latex_value(e)) > 30 for row in step.exact for e in row
+        ):  # too long to show: name the entries, which are written out above
+            self.show([f"{self.m(step.id)} &= {self._names_matrix(step)}"])
+            return
         labels = step.id in ("scores", "scaled_scores", "masked_scores", "weights")
         sign = (
             r"\approx "
@@ -419,6 +419,17 @@ class _Walk:
             else "= "
         )
         self.show([f"{self.m(step.id)} &{sign}{matrix_latex(step, self.digits, labels)}"])
+
+    def _names_matrix(self, step: Step) -> str:
+        r_idx, c_idx = _index(step.shape[0]), _index(step.shape[1])
+
+        def show(i: int, j: int) -> str:
+            if i < 0:
+                return r"\ddots" if j < 0 else r"\vdots"
+            return r"\cdots" if j < 0 else self.e(step.id, i, j)
+
+        rows = [" & ".join(show(i, j) for j in c_idx) for i in r_idx]
+        return r"\begin{bmatrix} " + r" \\ ".join(rows) + r" \end{bmatrix}"
 
     # -- kinds of step
     def _given(self, step: Step) -> None:
@@ -611,8 +622,7 @@ class _Walk:
                 assert isinstance(f, SoftmaxEntry)
                 target = self.e(step.id, i, j)
                 if f.numerator is None:
-                    note = text_escape(self.words("masked_weight"))
-                    lines.append(rf"{target} &= 0 \quad \text{{({note})}}")
+                    lines.append(rf"{target} &= 0")
                     continue
                 num_name = self.e(f.numerator.matrix, f.numerator.row, f.numerator.col)
                 num_value = next(x for r, x in f.row if r == f.numerator)

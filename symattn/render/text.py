@@ -311,6 +311,41 @@ def _step_lines(d: _Derivation, step: Step, rows: list[int], digits: int) -> lis
         if step.id == "output":
             out.append("    " + _output_vector(d, step, i, digits))
     out.extend(_matrix_lines(step, digits))
+    if step.id == "weights" and not d.problem.symbolic:
+        out.extend(heatmap_lines(step))
+    return out
+
+
+#: Shades from no attention to all of it.
+SHADES = " ·░▒▓█"
+
+
+def heatmap_lines(step: Step, indent: str = "  ") -> list[str]:
+    """The weights as shaded blocks, darker for more attention, with token labels."""
+    rows, cols = step.shape
+    row_idx = list(range(rows)) if rows <= DISPLAY_LIMIT else [0, 1, 2, -1, rows - 2, rows - 1]
+    col_idx = list(range(cols)) if cols <= DISPLAY_LIMIT else [0, 1, 2, -1, cols - 2, cols - 1]
+    row_names = [
+        "⋮" if i < 0 else (step.row_labels[i] if step.row_labels else str(i + 1)) for i in row_idx
+    ]
+    col_names = [
+        "⋯" if j < 0 else (step.col_labels[j] if step.col_labels else str(j + 1)) for j in col_idx
+    ]
+    cell = max([4, *(width(c) for c in col_names)])
+    lead = max(width(r) for r in row_names)
+    top = max((step.float_value(i, j) or 0.0) for i in range(rows) for j in range(cols)) or 1.0
+    out = [f"{indent}heatmap (darker = more attention; █ = the largest weight, {top:.2f}):"]
+    out.append(indent + " " * (lead + 1) + " ".join(rjust(c, cell) for c in col_names))
+    for i, name in zip(row_idx, row_names):
+        cells = []
+        for j in col_idx:
+            if i < 0 or j < 0:
+                cells.append(rjust("⋯" if i >= 0 else "⋮", cell))
+                continue
+            value = (step.float_value(i, j) or 0.0) / top
+            shade = SHADES[min(len(SHADES) - 1, round(value * (len(SHADES) - 1)))]
+            cells.append(shade * cell)
+        out.append(f"{indent}{rjust(name, lead)} " + " ".join(cells))
     return out
 
 
