@@ -11,6 +11,7 @@ by row, with the largest exponent subtracted first.
 from __future__ import annotations
 
 import decimal
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from math import lcm
@@ -21,7 +22,7 @@ from .exact import NEG_INF, ExpRatio, Surd, decimal_context, exp_str
 from .spec import Matrix, Problem
 from .steps import Derivation, Step, Values
 
-__all__ = ["WORKING_PRECISION", "run"]
+__all__ = ["WORKING_PRECISION", "Variant", "VariantError", "evaluate", "run"]
 
 #: Significant digits of the high-precision values (more are added for --digits).
 WORKING_PRECISION = 50
@@ -321,3 +322,159 @@ def run(problem: Problem, digits: int = 4) -> Derivation:
         rows=tokens,
     )
     return Derivation(problem, tuple(steps), matrices, precision)
+
+
+# -- values under mistake models ----------------------------------------------------------
+
+
+class VariantError(ValueError):
+    """A mistake model that cannot apply to this problem (a shape that does not fit)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A way to compute attention wrongly, as students do (see :mod:`symattn.check`).
+
+    The default computes attention correctly; :func:`evaluate` with it and the
+    student's own earlier answers as ``overrides`` is the error-carried-forward key.
+    """
+
+    transpose_scores: bool = False  # S = K Qᵀ
+    softmax: str = "rows"  # rows | columns | no_exp (s / Σ s) | none (weights = scores)
+    mask_after_softmax: bool = False  # softmax over every key, then zero the masked ones
+    transpose_weights: bool = False  # Aᵀ
+    values: str = "V"  # V | K (a weighted sum of the keys)
+    round_before_softmax: int | None = None  # softmax input rounded to this many places
+    round_weights: int | None = None  # weights rounded before the weighted sum
+
+
+DecimalMatrix = list[list[Decimal]]
+
+
+def _dec_matrix(matrix: Matrix) -> DecimalMatrix:
+    if not all(isinstance(x, Surd) for row in matrix for x in row):
+        raise VariantError("mistake models need numbers, not symbols")
+    return [[x.in_context() for x in row] for row in matrix]
+
+
+def _dec_matmul(left: DecimalMatrix, right: DecimalMatrix) -> DecimalMatrix:
+    if len(left[0]) != len(right):
+        raise VariantError("shapes do not fit")
+    columns = list(zip(*right))
+    return [[sum((a * b for a, b in zip(row, col)), Decimal(0)) for col in columns] for row in left]
+
+
+def _round(matrix: DecimalMatrix, places: int) -> DecimalMatrix:
+    step = Decimal(1).scaleb(-places)
+    return [
+        [x if not x.is_finite() else x.quantize(step, rounding=decimal.ROUND_HALF_UP) for x in row]
+        for row in matrix
+    ]
+
+
+def _softmax_rows(matrix: DecimalMatrix, allowed: list[list[bool]], exp: bool) -> DecimalMatrix:
+    out = []
+    for row, keep in zip(matrix, allowed):
+        kept = [x for x, k in zip(row, keep) if k]
+        if not kept:
+            raise VariantError("a row with every key masked")
+        if exp:
+            top = max(kept)
+            terms = [(x - top).exp() if k else Decimal(0) for x, k in zip(row, keep)]
+        else:
+            terms = [x if k else Decimal(0) for x, k in zip(row, keep)]
+        total = sum(terms, Decimal(0))
+        if total == 0:
+            raise VariantError("the row sums to zero")
+        out.append([t / total for t in terms])
+    return out
+
+
+def _transpose_dec(matrix: list[list[Any]]) -> list[list[Any]]:
+    return [list(col) for col in zip(*matrix)]
+
+
+def evaluate(
+    problem: Problem,
+    variant: Variant = Variant(),
+    overrides: dict[str, DecimalMatrix] | None = None,
+    precision: int = 40,
+) -> dict[str, DecimalMatrix]:
+    """The values of every step under ``variant``, with some steps replaced by ``overrides``.
+
+    Only values (no closed forms): this is what a hand calculation is compared with.
+    Raises :class:`VariantError` when the variant does not apply to the problem.
+    """
+    given = overrides or {}
+    out: dict[str, DecimalMatrix] = {}
+
+    def take(step_id: str, compute: Any) -> DecimalMatrix:
+        out[step_id] = given[step_id] if step_id in given else compute()
+        return out[step_id]
+
+    with decimal.localcontext(decimal_context(precision)):
+        if problem.Q is not None and problem.K is not None and problem.V is not None:
+            q = take("Q", lambda: _dec_matrix(problem.Q))
+            k = take("K", lambda: _dec_matrix(problem.K))
+            v = take("V", lambda: _dec_matrix(problem.V))
+        else:
+            x = _dec_matrix(problem.X) if problem.X is not None else []
+            kv = _dec_matrix(problem.memory) if problem.memory is not None else x
+            q = take("Q", lambda: _dec_matmul(x, _dec_matrix(problem.W_Q)))  # type: ignore[arg-type]
+            k = take("K", lambda: _dec_matmul(kv, _dec_matrix(problem.W_K)))  # type: ignore[arg-type]
+            v = take("V", lambda: _dec_matmul(kv, _dec_matrix(problem.W_V)))  # type: ignore[arg-type]
+        n, m = len(q), len(k)
+        if variant.transpose_scores:
+            if n != m:
+                raise VariantError("transposed scores need n = m")
+            current = take("scores", lambda: _dec_matmul(k, _transpose_dec(q)))
+        else:
+            current = take("scores", lambda: _dec_matmul(q, _transpose_dec(k)))
+        if problem.scale is not None:
+            c = problem.scale.in_context()
+            source = current
+            current = take("scaled_scores", lambda: [[s / c for s in row] for row in source])
+        allowed = [list(r) for r in problem.mask] if problem.mask else [[True] * m] * n
+        unmasked = current
+        if problem.mask is not None:
+            source = current
+            current = take(
+                "masked_scores",
+                lambda: [
+                    [s if a else Decimal("-Infinity") for s, a in zip(row, keep)]
+                    for row, keep in zip(source, allowed)
+                ],
+            )
+
+        def weights() -> DecimalMatrix:
+            scores = current
+            if variant.round_before_softmax is not None:
+                scores = _round(scores, variant.round_before_softmax)
+            keep = allowed
+            if variant.mask_after_softmax:
+                scores = unmasked if problem.mask is not None else scores
+                keep = [[True] * m] * n
+            if variant.softmax == "none":
+                a = [
+                    [s if k_ else Decimal(0) for s, k_ in zip(r, kr)] for r, kr in zip(scores, keep)
+                ]
+            elif variant.softmax == "columns":
+                a = _transpose_dec(
+                    _softmax_rows(_transpose_dec(scores), _transpose_dec(keep), exp=True)
+                )
+            else:
+                a = _softmax_rows(scores, keep, exp=variant.softmax != "no_exp")
+            if variant.mask_after_softmax:
+                a = [[w if k_ else Decimal(0) for w, k_ in zip(r, kr)] for r, kr in zip(a, allowed)]
+            if variant.transpose_weights:
+                if n != m:
+                    raise VariantError("transposed weights need n = m")
+                a = _transpose_dec(a)
+            return a
+
+        a = take("weights", weights)
+        if variant.round_weights is not None:
+            a = _round(a, variant.round_weights)
+        summed = k if variant.values == "K" else v
+        take("output", lambda: _dec_matmul(a, summed))
+    return out

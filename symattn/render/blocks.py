@@ -70,6 +70,7 @@ class Display:
 class Heatmap:
     """The attention weights as shaded cells with token labels."""
 
+    caption: str
     rows: tuple[str, ...]
     cols: tuple[str, ...]
     values: tuple[tuple[float, ...], ...]
@@ -599,6 +600,9 @@ class _Walk:
             first = self.d.entry(step.id, i, 0)
             assert isinstance(first, SoftmaxEntry)
             sigma = rf"\Sigma_{{{i + 1}}}"
+            if first.exps is None:  # symbolic: name the sum all the same
+                names = [f"e^{{{self.e(r.matrix, r.row, r.col)}}}" for r, _ in first.row]
+                self.show(chain(sigma, [("=", names)]))
             if first.exps is not None and first.total is not None:
                 self.say(("text", self.words("exps")))
                 lines = []
@@ -635,8 +639,7 @@ class _Walk:
         self.say(("text", self.words("rows_as_matrix")))
         self._matrix(step)
         if not self.d.problem.symbolic:
-            self.say(("text", self.words("heatmap")))
-            self.blocks.append(_heatmap(step, self.digits))
+            self.blocks.append(_heatmap(step, self.digits, self.words("heatmap")))
 
 
 def _plain_matrix(matrix: Any) -> str:
@@ -651,7 +654,7 @@ def _plain_matrix(matrix: Any) -> str:
     return r"\begin{bmatrix} " + r" \\ ".join(rows) + r" \end{bmatrix}"
 
 
-def _heatmap(step: Step, digits: int) -> Heatmap:
+def _heatmap(step: Step, digits: int, caption: str) -> Heatmap:
     rows, cols = step.shape
     r_idx, c_idx = _index(rows), _index(cols)
     values, labels = [], []
@@ -668,7 +671,7 @@ def _heatmap(step: Step, digits: int) -> Heatmap:
     col_names = tuple(
         "⋯" if j < 0 else (step.col_labels[j] if step.col_labels else str(j + 1)) for j in c_idx
     )
-    return Heatmap(row_names, col_names, tuple(values), tuple(labels))
+    return Heatmap(caption, row_names, col_names, tuple(values), tuple(labels))
 
 
 def build_blocks(

@@ -7,6 +7,7 @@ first line then says so, and the CJK font is named in one place, ``\\symattnCJKf
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from ..notation import Notation, Words
@@ -28,6 +29,11 @@ def needs_xelatex(text: str) -> bool:
     return any(_is_cjk(ch) for ch in text)
 
 
+def _keep_spaces(text: str) -> str:
+    """xeCJK drops a space between two CJK characters; a tie keeps it (我 爱 stays apart)."""
+    return re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "~", text)
+
+
 def _sentence(block: Sentence) -> str:
     out = []
     for kind, text in block.parts:
@@ -45,6 +51,8 @@ def _heatmap(block: Heatmap) -> str:
     """Shaded cells with xcolor only: darker blue for more attention."""
     cols = "r" + "c" * len(block.cols)
     lines = [
+        text_escape(block.caption),
+        "",
         "\\begin{center}",
         "\\setlength{\\fboxsep}{3pt}",
         f"\\begin{{tabular}}{{{cols}}}",
@@ -130,7 +138,7 @@ def render_latex(
     preamble += [
         "\\setlength{\\parindent}{0pt}",
         "\\setlength{\\parskip}{4pt}",
-        f"\\title{{{text_escape(title)}}}",
+        f"\\title{{{_keep_spaces(text_escape(title))}}}",
         "\\date{}",
         "",
         "\\begin{document}",

@@ -28,7 +28,7 @@ def _heatmap(block: Heatmap) -> str:
     shades = " ░▒▓█"
     head = "| | " + " | ".join(_md_escape(c) for c in block.cols) + " |"
     rule = "|---|" + "---|" * len(block.cols)
-    lines = [head, rule]
+    lines = [_md_escape(block.caption), "", head, rule]
     for name, values, labels in zip(block.rows, block.values, block.labels):
         cells = [
             text if text == "⋯" else f"{shades[min(4, int(v * 5))]} {text}"
