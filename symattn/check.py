@@ -29,7 +29,7 @@ from typing import Any
 from . import engine
 from .engine import DecimalMatrix, Variant, VariantError
 from .errors import SymattnError, where
-from .exact import Surd, round_half_away
+from .exact import Surd, rational_value, round_half_away
 from .spec import Problem, read_file
 from .steps import Derivation
 from .values import ValueSyntaxError, parse_value
@@ -466,6 +466,8 @@ class _Checker:
                     continue
                 digits = max(4, g.places or 0)
                 expected = step.decimal_str(i, j, digits) or step.exact_str(i, j)
+                if g.places is None and rational_value(step.exact[i][j]) is not None:
+                    expected = step.exact_str(i, j)  # an exact answer is shown an exact key
                 ok = _matches(g, _key_values(self.key, step_id)[i][j], self.answers)
                 if not ok and reference is not None:
                     ok = _matches(g, reference[i][j], self.answers)
@@ -509,21 +511,29 @@ class _Checker:
                     [Diagnosis("premature_rounding", en, zh)],
                     carried_forward=True,
                 )
+            wrong = [s for s in used if not earlier_ok.get(s, False)]
             result = StepResult(step_id, "incorrect", self._entries(step_id), carried_forward=True)
-            result.diagnosis = self._diagnose(step_id, overrides, key_values)
+            result.note = f"the method is right; the error comes from {', '.join(wrong)}"
             return result
         result = StepResult(step_id, "incorrect", self._entries(step_id))
         result.diagnosis = self._diagnose(step_id, overrides, key_values)
         return result
 
     def _carried(self, step_id: str, overrides: dict[str, DecimalMatrix]) -> DecimalMatrix | None:
+        """The step recomputed from the student's own earlier answers, when that matches.
+
+        All earlier answers are tried together, then each alone (a student may have
+        carried more digits than they wrote down for a later step)."""
         if not overrides:
             return None
-        try:
-            values = engine.evaluate(self.problem, Variant(), overrides)[step_id]
-        except (VariantError, ArithmeticError):
-            return None
-        return values if _step_matches(self.answers, step_id, values) else None
+        trials = [overrides] + (
+            [{k: v} for k, v in overrides.items()] if len(overrides) > 1 else []
+        )
+        for trial in trials:
+            values = self._evaluate(self.problem, Variant(), trial)
+            if values is not None and _step_matches(self.answers, step_id, values[step_id]):
+                return values[step_id]
+        return None
 
     def _coarse(self, used: list[str]) -> tuple[str, int] | None:
         """The first earlier step written with too few places to carry forward safely."""
@@ -549,18 +559,19 @@ class _Checker:
         self, step_id: str, overrides: dict[str, DecimalMatrix], key_values: DecimalMatrix
     ) -> list[Diagnosis]:
         found: list[Diagnosis] = []
-        for model, (steps, _) in MODELS.items():
-            if step_id not in steps:
-                continue
+        for model, (steps, kind) in MODELS.items():
+            if step_id not in steps or (kind == "rounding" and found):
+                continue  # rounding is the weaker explanation: only when nothing else fits
             for problem, variant, facts in _model_runs(model, self.problem):
                 explained = False
                 for extra in [overrides, {}] if overrides else [{}]:
                     values = self._evaluate(problem, variant, extra)
-                    if values is None or step_id not in values:
+                    right = self._evaluate(self.problem, Variant(), extra)
+                    if values is None or right is None or step_id not in values:
                         continue
-                    model_values = values[step_id]
-                    if _step_matches(self.answers, step_id, model_values) and not _step_matches(
-                        self.answers, step_id, key_values
+                    # the model explains the numbers, and the right method would not
+                    if _step_matches(self.answers, step_id, values[step_id]) and not (
+                        _step_matches(self.answers, step_id, right[step_id])
                     ):
                         explained = True
                         break
@@ -597,15 +608,15 @@ class _Checker:
         step = self.key.step(step_id)
         parts_en, parts_zh = [], []
         for i, j, g in wrong:
-            want = (
-                round_half_away(Fraction(reference[i][j]), max(4, g.places or 0))
-                if (reference[i][j].is_finite())
-                else "−∞"
-            )
+            if not reference[i][j].is_finite():
+                want = "−∞"
+            elif g.places is None and reference is key_values:
+                want = step.exact_str(i, j)
+            else:
+                want = round_half_away(Fraction(reference[i][j]), max(4, g.places or 0))
             name = entry_name(step_id, i, j)
             parts_en.append(f"{name}: you wrote {g.text}, it is {want}")
             parts_zh.append(f"{name}：你写的是 {g.text}，应为 {want}")
-        del step
         en = (
             f"In {step_id}: "
             + "; ".join(parts_en)

@@ -82,6 +82,27 @@ def _build_parser() -> argparse.ArgumentParser:
         "8 for symbolic problems)",
     )
 
+    checker = commands.add_parser(
+        "check",
+        help="check a hand calculation, or grade a class",
+        description="Check a hand calculation against the exact key: which entry and which "
+        "step is wrong, and why. Given a folder, a glob or several files, grade them all.",
+    )
+    checker.add_argument("problem", metavar="FILE", help="problem file (or --example NAME)")
+    checker.add_argument(
+        "answers", nargs="+", metavar="ANSWERS", help="answers file(s), a folder of them, or a glob"
+    )
+    checker.add_argument("--format", choices=("text", "json", "latex"), default="text")
+    checker.add_argument(
+        "--tolerance",
+        metavar="T",
+        help="accept entries within T (default: one unit of the last place written)",
+    )
+    checker.add_argument("--lang", choices=LANGUAGES, default="en")
+    checker.add_argument("--notation", choices=PRESETS, default="matrix")
+    checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
+    checker.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
+
     commands.add_parser(
         "examples",
         help="list the bundled example problems",
@@ -162,6 +183,55 @@ def _derive(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from . import derive
+    from .check import check
+    from .examples import example_names, example_path
+    from .grade import ProgressBar, answer_files, grade, report_csv
+    from .render.feedback import render_feedback_latex, render_feedback_text
+    from .render.json import dumps
+
+    problem = args.problem
+    if not Path(problem).exists() and problem in example_names():
+        problem = str(example_path(problem))
+    key = derive(problem)
+    batch = (
+        args.report is not None
+        or len(args.answers) > 1
+        or any(Path(a).is_dir() or any(ch in a for ch in "*?[") for a in args.answers)
+    )
+    if not batch:
+        result = check(key, args.answers[0], tolerance=args.tolerance)
+        if args.format == "json":
+            text = dumps(result.to_json()) + "\n"
+        elif args.format == "latex":
+            text = render_feedback_latex(result, args.lang, args.notation)
+        else:
+            text = render_feedback_text(result, args.lang)
+        write_output(text, args.output)
+        return result.exit_status
+    if args.tolerance is not None:
+        check(key, {}, tolerance=args.tolerance)  # a bad --tolerance is a usage error
+    files = answer_files(args.answers)
+    graded = grade(key, files, tolerance=args.tolerance, progress=ProgressBar())
+    report = report_csv(key, graded)
+    if args.report:
+        write_output(report, args.report)
+    else:
+        write_output(report, args.output)
+    bad = [g for g in graded if g.result is None]
+    wrong = [g for g in graded if g.result is not None and g.result.verdict != "correct"]
+    for g in bad:
+        print(f"symattn: error: {g.error}", file=sys.stderr)
+    summary = (
+        f"graded {len(graded)} files: {len(graded) - len(bad) - len(wrong)} correct, "
+        f"{len(wrong)} incorrect, {len(bad)} unreadable"
+        + (f"; report written to {args.report}" if args.report else "")
+    )
+    print(summary, file=sys.stderr)
+    return 2 if bad else (1 if wrong else 0)
+
+
 def _examples() -> int:
     from .examples import list_examples
 
@@ -179,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _derive(args)
         if args.command == "examples":
             return _examples()
+        if args.command == "check":
+            return _check(args)
         raise SymattnError("expected a command: derive or examples (see symattn --help)")
     except SymattnError as exc:
         print(f"symattn: error: {exc}", file=sys.stderr)

@@ -683,3 +683,18 @@ def build_blocks(
 ) -> list[Block]:
     """The derivation as blocks, ready for the LaTeX or Markdown writer."""
     return _Walk(derivation, notation, words, [0] if rows is None else rows, digits).run()
+
+
+def step_blocks(
+    derivation: Derivation,
+    step_id: str,
+    row: int,
+    notation: Notation,
+    words: Words,
+    digits: int = 4,
+) -> list[Block]:
+    """One step written out for one row only (the feedback sheet derives a wrong entry)."""
+    walk = _Walk(derivation, notation, words, [row], digits)
+    step = derivation.step(step_id)
+    getattr(walk, f"_{step.kind}")(step)
+    return walk.blocks

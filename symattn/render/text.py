@@ -133,7 +133,7 @@ def _decimal_tail(step: Step, i: int, j: int, digits: int) -> str:
     return f" ≈ {dec}"
 
 
-def _entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str:
+def entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str:
     i, j = f.target.row, f.target.col
     name = ref_name(f.target)
     value = pretty(f.value)
@@ -303,7 +303,7 @@ def _step_lines(d: _Derivation, step: Step, rows: list[int], digits: int) -> lis
         out.append(f"  row {i + 1}{label}:")
         shown_cols = list(range(min(n_cols, DISPLAY_LIMIT)))
         for j in shown_cols:
-            out.append("    " + _entry_line(d, d.entry(step.id, i, j), step, digits))
+            out.append("    " + entry_line(d, d.entry(step.id, i, j), step, digits))
         if n_cols > len(shown_cols):
             out.append(
                 f"    ⋯ ({n_cols - len(shown_cols)} more entries in this row; see the matrix below)"

@@ -1,0 +1,124 @@
+"""Grading a whole class: one answers file per student, the key computed once.
+
+A malformed file is reported in its row and the rest are still graded.  The report
+is a CSV with one row per student: file, verdict, first error, diagnoses, and a score
+per step (right entries / answered entries).
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import io
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from .check import ORDER, CheckResult, check
+from .errors import SymattnError
+from .steps import Derivation
+
+__all__ = ["Graded", "answer_files", "grade", "report_csv"]
+
+ANSWER_SUFFIXES = (".json", ".toml")
+
+
+@dataclass(frozen=True)
+class Graded:
+    file: str
+    result: CheckResult | None
+    error: str | None = None
+
+
+def answer_files(patterns: Iterable[str]) -> list[str]:
+    """Answer files from paths, folders (their .json/.toml files) and globs, sorted."""
+    found: list[str] = []
+    for pattern in patterns:
+        path = Path(pattern)
+        if path.is_dir():
+            found += sorted(str(p) for p in path.iterdir() if p.suffix.lower() in ANSWER_SUFFIXES)
+        elif any(ch in pattern for ch in "*?["):
+            found += sorted(glob.glob(pattern))
+        else:
+            found.append(pattern)
+    if not found:
+        raise SymattnError(f"no answer files found in {', '.join(patterns)}")
+    return found
+
+
+def grade(
+    key: Derivation,
+    files: list[str],
+    *,
+    tolerance: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Graded]:
+    """Check every file against the one key; a bad file becomes a row with its error."""
+    out = []
+    for number, file in enumerate(files, start=1):
+        try:
+            out.append(Graded(file, check(key, file, tolerance=tolerance)))
+        except SymattnError as exc:
+            out.append(Graded(file, None, str(exc)))
+        if progress is not None:
+            progress(number, len(files))
+    return out
+
+
+def report_csv(key: Derivation, graded: list[Graded]) -> str:
+    steps = [s for s in ORDER if s in key.step_ids]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["file", "verdict", "first_error", "diagnoses", *steps, "error"])
+    for row in graded:
+        if row.result is None:
+            writer.writerow([row.file, "error", "", "", *([""] * len(steps)), row.error])
+            continue
+        by_id = {s.id: s for s in row.result.steps}
+        scores = []
+        for step_id in steps:
+            step = by_id.get(step_id)
+            if step is None or not step.entries:
+                scores.append("")
+            else:
+                scores.append(f"{sum(e.ok for e in step.entries)}/{len(step.entries)}")
+        diagnoses = ";".join(
+            f"{s.id}:{d.id}" for s in row.result.steps for d in s.diagnosis
+        ) + "".join(f";{s.id}:carried_forward" for s in row.result.steps if s.carried_forward)
+        writer.writerow(
+            [
+                row.file,
+                row.result.verdict,
+                row.result.first_error or "",
+                diagnoses.lstrip(";"),
+                *scores,
+                "",
+            ]
+        )
+    return buffer.getvalue()
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr, shown only on a terminal."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream: TextIO = stream if stream is not None else sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = bool(isatty and isatty()) and not os.environ.get("SYMATTN_NO_PROGRESS")
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if done < total and now - self.last < 0.1:
+            return
+        self.last = now
+        filled = round(30 * done / total)
+        line = f"\rgrading [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}"
+        self.stream.write(line + ("\n" if done == total else ""))
+        self.stream.flush()
