@@ -117,7 +117,8 @@ class CheckResult:
     def exit_status(self) -> int:
         return 1 if self.first_error is not None else 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The SPEC §4 object; each diagnosis ``message`` is in ``lang`` (both are kept)."""
         return {
             "verdict": self.verdict,
             "first_error": self.first_error,
@@ -136,7 +137,12 @@ class CheckResult:
                         for e in s.entries
                     ],
                     "diagnosis": [
-                        {"id": d.id, "message": d.message, "message_zh": d.message_zh}
+                        {
+                            "id": d.id,
+                            "message": d.message_zh if lang == "zh" else d.message,
+                            "message_en": d.message,
+                            "message_zh": d.message_zh,
+                        }
                         | ({"entry": list(d.entry)} if d.entry else {})
                         for d in s.diagnosis
                     ],
@@ -612,6 +618,8 @@ class _Checker:
                 want = "−∞"
             elif g.places is None and reference is key_values:
                 want = step.exact_str(i, j)
+            elif g.places is None and reference[i][j] == reference[i][j].to_integral_value():
+                want = str(int(reference[i][j]))
             else:
                 want = round_half_away(Fraction(reference[i][j]), max(4, g.places or 0))
             name = entry_name(step_id, i, j)

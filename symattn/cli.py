@@ -203,7 +203,7 @@ def _check(args: argparse.Namespace) -> int:
     if not batch:
         result = check(key, args.answers[0], tolerance=args.tolerance)
         if args.format == "json":
-            text = dumps(result.to_json()) + "\n"
+            text = dumps(result.to_json(args.lang)) + "\n"
         elif args.format == "latex":
             text = render_feedback_latex(result, args.lang, args.notation)
         else:

@@ -70,6 +70,14 @@ def dumps(obj: Any, indent: int = 0) -> str:
     if isinstance(obj, dict):
         if not obj:
             return "{}"
+        flat = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+        simple = all(
+            not isinstance(v, (dict, list))
+            or (isinstance(v, list) and not any(isinstance(x, (dict, list)) for x in v))
+            for v in obj.values()
+        )
+        if simple and len(flat) + 2 * indent <= 100:
+            return flat
         items = [
             f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps(v, indent + 1)}"
             for k, v in obj.items()
