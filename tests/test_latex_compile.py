@@ -190,3 +190,23 @@ def test_fragment_needs_only_amsmath(tmp_path: Path, name: str, lang: str, engin
     (tmp_path / "fragment.tex").write_text(fragment, encoding="utf-8")
     (tmp_path / "wrapper.tex").write_text(WRAPPER % {"cjk": cjk}, encoding="utf-8")
     _compile(tmp_path, "wrapper", engine)
+
+
+@pytest.mark.parametrize(
+    ("answers", "lang"),
+    [("answers-no-scaling.json", "en"), ("answers-slip.json", "zh"),
+     ("answers-correct.json", "en")],
+)
+def test_feedback_sheet_compiles(tmp_path: Path, answers: str, lang: str) -> None:
+    from symattn.check import check
+    from symattn.render.feedback import render_feedback_latex
+
+    root = Path(__file__).resolve().parent.parent
+    result = check(_derivation("seed"), root / "docs" / "examples" / answers)
+    document = render_feedback_latex(result, lang)
+    engine = _engine(document)
+    if lang == "zh":
+        assert engine == "xelatex"
+    stem = f"feedback-{lang}"
+    (tmp_path / f"{stem}.tex").write_text(document, encoding="utf-8")
+    _compile(tmp_path, stem, engine)
