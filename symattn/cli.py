@@ -103,6 +103,40 @@ def _build_parser() -> argparse.ArgumentParser:
     checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
     checker.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
 
+    ex = commands.add_parser(
+        "exercises",
+        help="generate seeded exercises with nice numbers, sheets and answer keys",
+        description="Write COUNT distinct attention exercises, reproducible from the seed: "
+        "DIR/01/problem.toml, sheet.tex, key.tex and answers.json, and DIR/keys.tex.",
+    )
+    ex.add_argument("--seed", type=int, required=True, help="the random seed")
+    ex.add_argument("--count", type=int, default=1, help="how many exercises (default: 1)")
+    ex.add_argument("--tokens", type=int, metavar="N", help="tokens per exercise")
+    ex.add_argument("--d-model", type=int, metavar="D", help="width of the embeddings")
+    ex.add_argument("--d-k", type=int, metavar="K", help="width of queries and keys")
+    ex.add_argument("--d-v", type=int, metavar="V", help="width of the values")
+    ex.add_argument("--mask", choices=("none", "causal"), default="none")
+    ex.add_argument("--heads", type=int, default=1, help="attention heads (only 1 for now)")
+    ex.add_argument(
+        "--level",
+        type=int,
+        default=2,
+        choices=(1, 2, 3),
+        help="1: −1…1 and small; 2: −2…2; 3: −3…3 and larger (default: 2)",
+    )
+    ex.add_argument("--lang", choices=LANGUAGES, default="en")
+    ex.add_argument(
+        "--allow-ties",
+        action="store_true",
+        help="allow equal scores for one query (default: every score in a row differs)",
+    )
+    ex.add_argument(
+        "--students",
+        metavar="ROSTER.csv",
+        help="one variant per student, named after them (a 'name' column)",
+    )
+    ex.add_argument("-o", "--output", metavar="DIR", required=True, help="output folder")
+
     commands.add_parser(
         "examples",
         help="list the bundled example problems",
@@ -232,6 +266,39 @@ def _check(args: argparse.Namespace) -> int:
     return 2 if bad else (1 if wrong else 0)
 
 
+def _exercises(args: argparse.Namespace) -> int:
+    from .exercises import ExerciseOptions, generate, read_roster, write_class_set
+    from .grade import ProgressBar
+
+    options = ExerciseOptions(
+        tokens=args.tokens,
+        d_model=args.d_model,
+        d_k=args.d_k,
+        d_v=args.d_v,
+        mask=args.mask,
+        heads=args.heads,
+        level=args.level,
+        lang=args.lang,
+        allow_ties=args.allow_ties,
+    )
+    students = read_roster(args.students) if args.students else None
+    exercises = generate(
+        args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
+    )
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise SymattnError(f"-o {args.output}: exists and is not a folder")
+    written = write_class_set(exercises, folder, args.lang, progress=ProgressBar(label="writing"))
+    print(f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}", file=sys.stderr)
+    if not options.scale_is_whole:
+        print(
+            f"note: d_k = {options.shape[2]} has no whole square root, so the exercises use "
+            'scale = "none" (the sheets say why)',
+            file=sys.stderr,
+        )
+    return 0
+
+
 def _examples() -> int:
     from .examples import list_examples
 
@@ -251,6 +318,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _examples()
         if args.command == "check":
             return _check(args)
+        if args.command == "exercises":
+            return _exercises(args)
         raise SymattnError("expected a command: derive or examples (see symattn --help)")
     except SymattnError as exc:
         print(f"symattn: error: {exc}", file=sys.stderr)

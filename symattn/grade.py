@@ -105,7 +105,8 @@ def report_csv(key: Derivation, graded: list[Graded]) -> str:
 class ProgressBar:
     """A one-line progress bar on stderr, shown only on a terminal."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, label: str = "grading") -> None:
+        self.label = label
         self.stream: TextIO = stream if stream is not None else sys.stderr
         isatty = getattr(self.stream, "isatty", None)
         self.enabled = bool(isatty and isatty()) and not os.environ.get("SYMATTN_NO_PROGRESS")
@@ -119,6 +120,6 @@ class ProgressBar:
             return
         self.last = now
         filled = round(30 * done / total)
-        line = f"\rgrading [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}"
+        line = f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}"
         self.stream.write(line + ("\n" if done == total else ""))
         self.stream.flush()

@@ -146,6 +146,7 @@ _EN = Words(
     {
         "tokens": "Tokens and ids",
         "X": "Embedding lookup",
+        "X_given": "Token embeddings",
         "Q": "Queries",
         "K": "Keys",
         "V": "Values",
@@ -193,6 +194,7 @@ _ZH = Words(
     {
         "tokens": "分词与编号",
         "X": "查嵌入表",
+        "X_given": "词向量",
         "Q": "计算查询向量",
         "K": "计算键向量",
         "V": "计算值向量",

@@ -381,7 +381,8 @@ class _Walk:
             )
             self.say(("text", w("scale") + " "), ("math", c), ("text", w("period")))
         for number, step in enumerate(d.steps, start=1):
-            self.blocks.append(Heading(number, w.heading(number, step.id)))
+            title = "X_given" if step.id == "X" and step.kind == "given" else step.id
+            self.blocks.append(Heading(number, w.heading(number, title)))
             getattr(self, f"_{step.kind}")(step)
         self.blocks.append(Heading(None, w("result")))
         self._matrix(d.step("output"))
