@@ -254,21 +254,36 @@ def _tolerance(given: Given, answers: Answers) -> Decimal:
     return Decimal(1).scaleb(-given.places)
 
 
-def _matches(given: Given, expected: Decimal, answers: Answers) -> bool:
+def _matches(
+    given: Given, expected: Decimal, answers: Answers, slack: Decimal = Decimal(0)
+) -> bool:
     if given.value.is_infinite() or expected.is_infinite():
         return given.value == expected
-    return abs(given.value - expected) <= _tolerance(given, answers)
+    return abs(given.value - expected) <= _tolerance(given, answers) + slack
 
 
 def _step_matches(
-    answers: Answers, step_id: str, values: DecimalMatrix, ok: list[list[bool]] | None = None
+    answers: Answers, step_id: str, values: DecimalMatrix, slack: DecimalMatrix | None = None
 ) -> bool:
-    """Every answered entry of the step matches ``values``."""
+    """Every answered entry of the step matches ``values`` (within ``slack`` more)."""
     return all(
-        g is None or _matches(g, values[i][j], answers)
+        g is None or _matches(g, values[i][j], answers, slack[i][j] if slack else Decimal(0))
         for i, row in enumerate(answers.steps[step_id])
         for j, g in enumerate(row)
     )
+
+
+#: The right method: the mistake model that makes no mistake.
+_RIGHT = Variant()
+
+#: What each step is computed from, most direct first (for carried rounding).
+_INPUTS = {
+    "scores": ("Q", "K"),
+    "scaled_scores": ("scores",),
+    "masked_scores": ("scaled_scores", "scores"),
+    "weights": ("masked_scores", "scaled_scores", "scores"),
+    "output": ("weights", "V"),
+}
 
 
 def _key_values(key: Derivation, step_id: str) -> DecimalMatrix:
@@ -293,9 +308,9 @@ def _overrides(answers: Answers, key: Derivation, before: str) -> dict[str, Deci
 
 #: Every mistake model: id → (steps where it shows, how to compute it).
 MODELS: dict[str, tuple[tuple[str, ...], str]] = {
-    "no_scaling": (("scaled_scores", "weights", "output"), "scale"),
-    "scaled_by_d_model": (("scaled_scores", "weights", "output"), "scale"),
-    "scaled_by_dk": (("scaled_scores", "weights", "output"), "scale"),
+    "no_scaling": (("scaled_scores", "masked_scores", "weights", "output"), "scale"),
+    "scaled_by_d_model": (("scaled_scores", "masked_scores", "weights", "output"), "scale"),
+    "scaled_by_dk": (("scaled_scores", "masked_scores", "weights", "output"), "scale"),
     "no_softmax": (("weights", "output"), "variant"),
     "softmax_wrong_axis": (("weights", "output"), "variant"),
     "exp_missing_in_softmax": (("weights", "output"), "variant"),
@@ -525,6 +540,52 @@ class _Checker:
         result.diagnosis = self._diagnose(step_id, overrides, key_values)
         return result
 
+    def _inputs(self, step_id: str, overrides: dict[str, DecimalMatrix]) -> list[str]:
+        """The overridden steps whose rounding reaches ``step_id``."""
+        found: list[str] = []
+        present = set(self.key.step_ids)
+        options = _INPUTS.get(step_id, ())
+        if step_id in ("masked_scores", "weights"):  # one input: the latest that exists
+            options = tuple(s for s in options if s in present)[:1]
+        for source in options:
+            if source in overrides:
+                found.append(source)
+            else:
+                found += self._inputs(source, overrides)
+        return found
+
+    def _slack(
+        self,
+        step_id: str,
+        overrides: dict[str, DecimalMatrix],
+        problem: Problem | None = None,
+        variant: Variant = _RIGHT,
+    ) -> DecimalMatrix | None:
+        """How far rounding of the student's own inputs (half a unit of each written place)
+        can move each entry of ``step_id``: a first-order bound by finite differences."""
+        problem = problem or self.problem
+        base = self._evaluate(problem, variant, overrides)
+        if base is None:
+            return None
+        rows, cols = len(base[step_id]), len(base[step_id][0])
+        slack = [[Decimal(0)] * cols for _ in range(rows)]
+        for source in self._inputs(step_id, overrides):
+            for i, row in enumerate(self.answers.steps.get(source, [])):
+                for j, g in enumerate(row):
+                    if g is None or g.places is None or not g.value.is_finite():
+                        continue
+                    shifted = {k: [list(r) for r in v] for k, v in overrides.items()}
+                    shifted[source][i][j] += Decimal(5).scaleb(-g.places - 1)
+                    moved = self._evaluate(problem, variant, shifted)
+                    if moved is None:
+                        continue
+                    for a in range(rows):
+                        for b in range(cols):
+                            x, y = moved[step_id][a][b], base[step_id][a][b]
+                            if x.is_finite() and y.is_finite():
+                                slack[a][b] += abs(x - y)
+        return slack
+
     def _carried(self, step_id: str, overrides: dict[str, DecimalMatrix]) -> DecimalMatrix | None:
         """The step recomputed from the student's own earlier answers, when that matches.
 
@@ -537,7 +598,10 @@ class _Checker:
         )
         for trial in trials:
             values = self._evaluate(self.problem, Variant(), trial)
-            if values is not None and _step_matches(self.answers, step_id, values[step_id]):
+            if values is None:
+                continue
+            slack = self._slack(step_id, trial)
+            if _step_matches(self.answers, step_id, values[step_id], slack):
                 return values[step_id]
         return None
 
@@ -575,9 +639,11 @@ class _Checker:
                     right = self._evaluate(self.problem, Variant(), extra)
                     if values is None or right is None or step_id not in values:
                         continue
+                    slack = self._slack(step_id, extra, problem, variant) if extra else None
+                    right_slack = self._slack(step_id, extra) if extra else None
                     # the model explains the numbers, and the right method would not
-                    if _step_matches(self.answers, step_id, values[step_id]) and not (
-                        _step_matches(self.answers, step_id, right[step_id])
+                    if _step_matches(self.answers, step_id, values[step_id], slack) and not (
+                        _step_matches(self.answers, step_id, right[step_id], right_slack)
                     ):
                         explained = True
                         break
@@ -595,17 +661,18 @@ class _Checker:
         self, step_id: str, overrides: dict[str, DecimalMatrix], key_values: DecimalMatrix
     ) -> Diagnosis | None:
         """One or two entries off, the rest right: an arithmetic slip, named."""
-        reference = key_values
+        reference, slack = key_values, None
         if overrides:
             values = self._evaluate(self.problem, Variant(), overrides)
             if values is not None:
-                reference = values[step_id]
+                reference, slack = values[step_id], self._slack(step_id, overrides)
         wrong, right = [], 0
         for i, row in enumerate(self.answers.steps[step_id]):
             for j, g in enumerate(row):
                 if g is None:
                     continue
-                if _matches(g, reference[i][j], self.answers):
+                extra = slack[i][j] if slack else Decimal(0)
+                if _matches(g, reference[i][j], self.answers, extra):
                     right += 1
                 else:
                     wrong.append((i, j, g))
