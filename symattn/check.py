@@ -286,6 +286,10 @@ _INPUTS = {
 }
 
 
+def _frozen(overrides: dict[str, DecimalMatrix]) -> tuple[Any, ...]:
+    return tuple((k, tuple(tuple(row) for row in v)) for k, v in sorted(overrides.items()))
+
+
 def _key_values(key: Derivation, step_id: str) -> DecimalMatrix:
     return [[v if v is not None else Decimal(0) for v in row] for row in key.step(step_id).values]
 
@@ -465,7 +469,8 @@ class _Checker:
     def __init__(self, key: Derivation, answers: Answers) -> None:
         self.key, self.answers = key, answers
         self.problem = key.problem
-        self._plain: dict[tuple[str, int], dict[str, DecimalMatrix] | None] = {}
+        self._memo: dict[tuple[Any, ...], dict[str, DecimalMatrix] | None] = {}
+        self._alive: list[Problem] = []
 
     def run(self) -> list[StepResult]:
         results = []
@@ -554,6 +559,24 @@ class _Checker:
                 found += self._inputs(source, overrides)
         return found
 
+    def _fits(
+        self,
+        step_id: str,
+        values: DecimalMatrix,
+        overrides: dict[str, DecimalMatrix],
+        problem: Problem | None = None,
+        variant: Variant = _RIGHT,
+    ) -> bool:
+        """The student's step matches ``values``, allowing for carried rounding of their own
+        inputs (the bound is only worked out when the plain comparison fails)."""
+        if _step_matches(self.answers, step_id, values):
+            return True
+        if not overrides:
+            return False
+        return _step_matches(
+            self.answers, step_id, values, self._slack(step_id, overrides, problem, variant)
+        )
+
     def _slack(
         self,
         step_id: str,
@@ -562,7 +585,12 @@ class _Checker:
         variant: Variant = _RIGHT,
     ) -> DecimalMatrix | None:
         """How far rounding of the student's own inputs (half a unit of each written place)
-        can move each entry of ``step_id``: a first-order bound by finite differences."""
+        can move each entry of ``step_id``: a first-order bound by finite differences.
+
+        One column of an input is moved at a time, in every row at once: a row of Q, of the
+        scores or of the weights only reaches the same row of what follows, and a row of K
+        one column of the scores, so the effects do not mix; for V the weights are ≥ 0, so
+        the moves add up instead of cancelling."""
         problem = problem or self.problem
         base = self._evaluate(problem, variant, overrides)
         if base is None:
@@ -570,20 +598,24 @@ class _Checker:
         rows, cols = len(base[step_id]), len(base[step_id][0])
         slack = [[Decimal(0)] * cols for _ in range(rows)]
         for source in self._inputs(step_id, overrides):
-            for i, row in enumerate(self.answers.steps.get(source, [])):
-                for j, g in enumerate(row):
+            given = self.answers.steps.get(source, [])
+            for j in range(len(given[0]) if given else 0):
+                shifted = {k: [list(r) for r in v] for k, v in overrides.items()}
+                moved_any = False
+                for i, row in enumerate(given):
+                    g = row[j]
                     if g is None or g.places is None or not g.value.is_finite():
                         continue
-                    shifted = {k: [list(r) for r in v] for k, v in overrides.items()}
                     shifted[source][i][j] += Decimal(5).scaleb(-g.places - 1)
-                    moved = self._evaluate(problem, variant, shifted)
-                    if moved is None:
-                        continue
-                    for a in range(rows):
-                        for b in range(cols):
-                            x, y = moved[step_id][a][b], base[step_id][a][b]
-                            if x.is_finite() and y.is_finite():
-                                slack[a][b] += abs(x - y)
+                    moved_any = True
+                moved = self._evaluate(problem, variant, shifted) if moved_any else None
+                if moved is None:
+                    continue
+                for a in range(rows):
+                    for b in range(cols):
+                        x, y = moved[step_id][a][b], base[step_id][a][b]
+                        if x.is_finite() and y.is_finite():
+                            slack[a][b] += abs(x - y)
         return slack
 
     def _carried(self, step_id: str, overrides: dict[str, DecimalMatrix]) -> DecimalMatrix | None:
@@ -600,8 +632,7 @@ class _Checker:
             values = self._evaluate(self.problem, Variant(), trial)
             if values is None:
                 continue
-            slack = self._slack(step_id, trial)
-            if _step_matches(self.answers, step_id, values[step_id], slack):
+            if self._fits(step_id, values[step_id], trial):
                 return values[step_id]
         return None
 
@@ -620,10 +651,14 @@ class _Checker:
     def _evaluate(
         self, problem: Problem, variant: Variant, overrides: dict[str, DecimalMatrix]
     ) -> dict[str, DecimalMatrix] | None:
-        try:
-            return engine.evaluate(problem, variant, overrides)
-        except (VariantError, ArithmeticError):
-            return None
+        memo = (id(problem), variant, _frozen(overrides))
+        if memo not in self._memo:
+            self._alive.append(problem)  # its id stays its own while the memo lives
+            try:
+                self._memo[memo] = engine.evaluate(problem, variant, overrides, precision=24)
+            except (VariantError, ArithmeticError):
+                self._memo[memo] = None
+        return self._memo[memo]
 
     def _diagnose(
         self, step_id: str, overrides: dict[str, DecimalMatrix], key_values: DecimalMatrix
@@ -639,11 +674,9 @@ class _Checker:
                     right = self._evaluate(self.problem, Variant(), extra)
                     if values is None or right is None or step_id not in values:
                         continue
-                    slack = self._slack(step_id, extra, problem, variant) if extra else None
-                    right_slack = self._slack(step_id, extra) if extra else None
                     # the model explains the numbers, and the right method would not
-                    if _step_matches(self.answers, step_id, values[step_id], slack) and not (
-                        _step_matches(self.answers, step_id, right[step_id], right_slack)
+                    if self._fits(step_id, values[step_id], extra, problem, variant) and not (
+                        self._fits(step_id, right[step_id], extra)
                     ):
                         explained = True
                         break

@@ -394,11 +394,38 @@ def _transpose_dec(matrix: list[list[Any]]) -> list[list[Any]]:
     return [list(col) for col in zip(*matrix)]
 
 
+_PROJECTIONS: dict[tuple[int, int], tuple[Problem, tuple[DecimalMatrix, ...]]] = {}
+
+
+def _projections(problem: Problem, precision: int) -> tuple[DecimalMatrix, ...]:
+    """Q, K and V of a problem as decimals, computed once per problem (grading a class
+    evaluates the same problem under many mistakes and many students' answers)."""
+    memo = (id(problem), precision)
+    if memo in _PROJECTIONS and _PROJECTIONS[memo][0] is problem:
+        return _PROJECTIONS[memo][1]
+    if problem.Q is not None and problem.K is not None and problem.V is not None:
+        out = tuple(_dec_matrix(m) for m in (problem.Q, problem.K, problem.V))
+    else:
+        assert problem.X is not None and problem.W_Q is not None
+        assert problem.W_K is not None and problem.W_V is not None
+        x = _dec_matrix(problem.X)
+        kv = _dec_matrix(problem.memory) if problem.memory is not None else x
+        out = (
+            _dec_matmul(x, _dec_matrix(problem.W_Q)),
+            _dec_matmul(kv, _dec_matrix(problem.W_K)),
+            _dec_matmul(kv, _dec_matrix(problem.W_V)),
+        )
+    if len(_PROJECTIONS) > 64:
+        _PROJECTIONS.clear()
+    _PROJECTIONS[memo] = (problem, out)  # holding the problem keeps its id its own
+    return out
+
+
 def evaluate(
     problem: Problem,
     variant: Variant = Variant(),
     overrides: dict[str, DecimalMatrix] | None = None,
-    precision: int = 40,
+    precision: int = 30,
 ) -> dict[str, DecimalMatrix]:
     """The values of every step under ``variant``, with some steps replaced by ``overrides``.
 
@@ -413,16 +440,10 @@ def evaluate(
         return out[step_id]
 
     with decimal.localcontext(decimal_context(precision)):
-        if problem.Q is not None and problem.K is not None and problem.V is not None:
-            q = take("Q", lambda: _dec_matrix(problem.Q))
-            k = take("K", lambda: _dec_matrix(problem.K))
-            v = take("V", lambda: _dec_matrix(problem.V))
-        else:
-            x = _dec_matrix(problem.X) if problem.X is not None else []
-            kv = _dec_matrix(problem.memory) if problem.memory is not None else x
-            q = take("Q", lambda: _dec_matmul(x, _dec_matrix(problem.W_Q)))  # type: ignore[arg-type]
-            k = take("K", lambda: _dec_matmul(kv, _dec_matrix(problem.W_K)))  # type: ignore[arg-type]
-            v = take("V", lambda: _dec_matmul(kv, _dec_matrix(problem.W_V)))  # type: ignore[arg-type]
+        projections = _projections(problem, precision)
+        q = take("Q", lambda: projections[0])
+        k = take("K", lambda: projections[1])
+        v = take("V", lambda: projections[2])
         n, m = len(q), len(k)
         if variant.transpose_scores:
             if n != m:

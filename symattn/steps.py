@@ -163,6 +163,9 @@ class Step:
     transpose_right: bool = False
     row_labels: tuple[str, ...] | None = None
     col_labels: tuple[str, ...] | None = None
+    _decimals: dict[tuple[int, int, int], str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def title(self) -> str:
@@ -178,6 +181,12 @@ class Step:
 
     def decimal_str(self, i: int, j: int, digits: int) -> str | None:
         """Entry (i, j) rounded half away from zero to ``digits`` places, or None."""
+        memo = (i, j, digits)
+        if memo not in self._decimals:
+            self._decimals[memo] = self._decimal_str(i, j, digits)
+        return self._decimals[memo]
+
+    def _decimal_str(self, i: int, j: int, digits: int) -> str | None:
         entry = self.exact[i][j]
         if isinstance(entry, NegInf):
             return "-inf"
