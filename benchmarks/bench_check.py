@@ -51,6 +51,8 @@ from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from bench_exact import format_seconds, verdict
+
 from symattn import derive, engine
 from symattn.check import MODELS, _model_runs
 from symattn.engine import DecimalMatrix, Variant
@@ -112,19 +114,6 @@ class Timing:
         if self.error is not None:
             return f"{self.label} FAILED ({self.error})"
         return f"{self.label} {format_seconds(self.seconds)}"
-
-
-def format_seconds(seconds: float) -> str:
-    """Format a duration with about three significant digits: ``0.412 s``, ``15.2 s``."""
-    if seconds < 1:
-        return f"{seconds:.3f} s"
-    if seconds < 100:
-        return f"{seconds:.1f} s"
-    return f"{seconds:.0f} s"
-
-
-def verdict(passed: bool) -> str:
-    return "PASS" if passed else "FAIL"
 
 
 # -- answer files -------------------------------------------------------------------------

@@ -394,6 +394,13 @@ class _Walk:
             self.say(("text", w("crosscheck", verdict=verdict, error=f"{check.max_rel_error:.1e}")))
         return self.blocks
 
+    def _row_heading(self, step: Step, i: int) -> None:
+        self.say(("text", self.words("row", i=i + 1, label=self._row_label(step, i))))
+
+    def _all_rows(self, step: Step) -> None:
+        self.say(("text", self.words("rows_as_matrix")))
+        self._matrix(step)
+
     def _row_label(self, step: Step, i: int) -> str:
         if step.row_labels:
             return (
@@ -474,7 +481,7 @@ class _Walk:
         self.show([self.general(step)])
         symbolic = self.d.problem.symbolic
         for i in self._expanded(step):
-            self.say(("text", self.words("row", i=i + 1, label=self._row_label(step, i))))
+            self._row_heading(step, i)
             if step.id == "output":
                 self._weighted_sum(step, i)
             lines: list[str] = []
@@ -511,8 +518,7 @@ class _Walk:
                 )
             self.show(lines)
             self._more(step)
-        self.say(("text", self.words("rows_as_matrix")))
-        self._matrix(step)
+        self._all_rows(step)
 
     def _value(self, step: Step, i: int, j: int) -> str:
         """``= exact ≈ decimal`` for entry (i, j), short enough for one line."""
@@ -554,7 +560,7 @@ class _Walk:
         self.show([self.general(step)])
         c = r"\sqrt{d_k}" if self.d.problem.scale_label == "sqrt(d_k)" else "c"
         for i in self._expanded(step):
-            self.say(("text", self.words("row", i=i + 1, label=self._row_label(step, i))))
+            self._row_heading(step, i)
             lines = []
             for j in self._entries(step, i):
                 f = self.d.entry(step.id, i, j)
@@ -571,14 +577,13 @@ class _Walk:
                 )
             self.show(lines)
             self._more(step)
-        self.say(("text", self.words("rows_as_matrix")))
-        self._matrix(step)
+        self._all_rows(step)
 
     def _mask(self, step: Step) -> None:
         self.say(("text", self.words("mask")))
         self.show([self.general(step)])
         for i in self._expanded(step):
-            self.say(("text", self.words("row", i=i + 1, label=self._row_label(step, i))))
+            self._row_heading(step, i)
             lines = []
             for j in self._entries(step, i):
                 f = self.d.entry(step.id, i, j)
@@ -590,14 +595,13 @@ class _Walk:
                 else:
                     lines.append(rf"{target} &= -\infty")
             self.show(lines)
-        self.say(("text", self.words("rows_as_matrix")))
-        self._matrix(step)
+        self._all_rows(step)
 
     def _softmax(self, step: Step) -> None:
         self.say(("text", self.words("general")))
         self.show([self.general(step)])
         for i in self._expanded(step):
-            self.say(("text", self.words("row", i=i + 1, label=self._row_label(step, i))))
+            self._row_heading(step, i)
             first = self.d.entry(step.id, i, 0)
             assert isinstance(first, SoftmaxEntry)
             sigma = rf"\Sigma_{{{i + 1}}}"
@@ -637,8 +641,7 @@ class _Walk:
                 lines.extend(_merge_value(chain(target, rhs), self._value(step, i, j)))
             self.show(lines)
             self._more(step)
-        self.say(("text", self.words("rows_as_matrix")))
-        self._matrix(step)
+        self._all_rows(step)
         if not self.d.problem.symbolic:
             self.blocks.append(_heatmap(step, self.digits, self.words("heatmap")))
 
