@@ -210,3 +210,17 @@ def test_feedback_sheet_compiles(tmp_path: Path, answers: str, lang: str) -> Non
     stem = f"feedback-{lang}"
     (tmp_path / f"{stem}.tex").write_text(document, encoding="utf-8")
     _compile(tmp_path, stem, engine)
+
+
+def test_a_large_problem_breaks_lines_and_pages(tmp_path: Path) -> None:
+    """n = d = 16: long sums break across lines, long displays across pages, and the
+    elided matrices and heatmap compile (no Unicode ⋯ reaches pdflatex)."""
+    n = 16
+    problem = {
+        key: [[(3 * i + 5 * j + k) % 7 - 3 for j in range(n)] for i in range(n)]
+        for k, key in enumerate(("X", "W_Q", "W_K", "W_V"))
+    }
+    document = render(symattn.derive(problem), "tex")
+    assert _engine(document) == "pdflatex" and "\\allowdisplaybreaks" in document
+    (tmp_path / "large.tex").write_text(document, encoding="utf-8")
+    _compile(tmp_path, "large", "pdflatex")

@@ -56,7 +56,8 @@ def _heatmap(block: Heatmap) -> str:
         "\\begin{center}",
         "\\setlength{\\fboxsep}{3pt}",
         f"\\begin{{tabular}}{{{cols}}}",
-        " & " + " & ".join(text_escape(c) for c in block.cols) + " \\\\",
+        " & " + " & ".join("$\\cdots$" if c == "⋯" else text_escape(c) for c in block.cols)
+        + " \\\\",
     ]
     for name, values, labels in zip(block.rows, block.values, block.labels):
         cells = []
@@ -124,6 +125,7 @@ def render_latex(
         "\\usepackage[a4paper,margin=2cm]{geometry}",
         "\\usepackage{amsmath}",
         "\\usepackage{xcolor}",
+        "\\allowdisplaybreaks",
     ]
     if cjk:
         preamble += [
