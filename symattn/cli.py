@@ -75,6 +75,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     derive.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
     derive.add_argument(
+        "--heads-shown",
+        metavar="HEADS",
+        help="multi-head: the heads whose rows are written out, e.g. 1 or 1,3 (default: all)",
+    )
+    derive.add_argument(
         "--max-size",
         type=int,
         metavar="N",
@@ -145,17 +150,17 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parse_rows(text: str, n: int) -> list[int]:
+def _parse_rows(text: str, n: int, option: str = "--rows", noun: str = "query rows") -> list[int]:
     if text.strip().lower() == "all":
         return list(range(n))
     rows: list[int] = []
     for part in text.split(","):
         part = part.strip()
         if not part.isdigit():
-            raise SymattnError(f"--rows: expected row numbers such as 1,2 or 'all', found {text!r}")
+            raise SymattnError(f"{option}: expected numbers such as 1,2 or 'all', found {text!r}")
         row = int(part)
         if not 1 <= row <= n:
-            raise SymattnError(f"--rows: row {row} is out of range; the problem has {n} query rows")
+            raise SymattnError(f"{option}: {row} is out of range; the problem has {n} {noun}")
         if row - 1 not in rows:
             rows.append(row - 1)
     return rows
@@ -205,9 +210,14 @@ def _derive(args: argparse.Namespace) -> int:
     problem = load(path, max_size=args.max_size, source=source)
     rows = _parse_rows(args.rows, problem.n)
     derivation = derive(problem, digits=args.digits)
+    heads_shown = None
+    if args.heads_shown is not None:
+        heads = _parse_rows(args.heads_shown, problem.heads, "--heads-shown", "heads")
+        heads_shown = [h + 1 for h in heads]
     text = render(
         derivation,
         args.format,
+        heads_shown=heads_shown,
         lang=args.lang,
         notation=args.notation,
         rows=rows,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .exact import ExpRatio, NegInf, Surd
+from .exact import Combination, ExpRatio, NegInf, Surd
 from .numeric import forward
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def _evaluate(entry: Any, cache: dict[int, tuple[list[Decimal], Decimal]]) -> De
     """The exact entry itself, evaluated at 40 digits (not the engine's own values)."""
     if isinstance(entry, NegInf):
         return Decimal("-Infinity")
-    if isinstance(entry, ExpRatio):
+    if isinstance(entry, (ExpRatio, Combination)):
         return entry.evaluate(EVALUATION_DIGITS, cache)
     if isinstance(entry, Surd):
         return entry.to_decimal(EVALUATION_DIGITS)

@@ -18,7 +18,7 @@ from math import lcm
 from operator import mul
 from typing import Any
 
-from .exact import NEG_INF, ExpRatio, Surd, decimal_context, exp_str
+from .exact import NEG_INF, Combination, ExpRatio, Surd, decimal_context, exp_str
 from .spec import Matrix, Problem
 from .steps import Derivation, Step, Values
 
@@ -52,6 +52,8 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
             tuple(Surd.rational(Fraction(sum(map(mul, row, col)), den)) for col in b) for row in a
         )
     columns = _transpose(right)
+    if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
+        return tuple(tuple(Combination(list(zip(col, row))) for col in columns) for row in left)
     if isinstance(left[0][0], Surd):
         zero = Surd()
         out: list[tuple[Any, ...]] = []
@@ -78,7 +80,9 @@ def _surd_values(matrix: Matrix, precision: int) -> Values:
         for row in matrix:
             values: list[Decimal | None] = []
             for x in row:
-                if isinstance(x, Surd):
+                if isinstance(x, (ExpRatio, Combination)):
+                    values.append(x.to_decimal(precision))
+                elif isinstance(x, Surd):
                     if x.is_rational:
                         q = x.as_fraction()
                         values.append(Decimal(q.numerator) / Decimal(q.denominator))
@@ -224,103 +228,164 @@ def run(problem: Problem, digits: int = 4) -> Derivation:
         formula = "x_i = E[id_i]" if problem.lookup is not None else "X (given)"
         add("X", "X", formula, kind, problem.X, rows=tokens)
 
-    if problem.Q is not None and problem.K is not None and problem.V is not None:
-        q = add("Q", "Q", "Q (given)", "given", problem.Q, rows=tokens)
-        k = add("K", "K", "K (given)", "given", problem.K, rows=tokens)
-        v = add("V", "V", "V (given)", "given", problem.V, rows=tokens)
-    else:
-        assert problem.X is not None and problem.W_Q is not None
-        assert problem.W_K is not None and problem.W_V is not None
-        kv_name = "memory" if problem.memory is not None else "X"
-        kv = problem.memory if problem.memory is not None else problem.X
-        q = add(
-            "Q",
-            "Q",
-            "Q = X W_Q",
-            "product",
-            matmul(problem.X, problem.W_Q),
-            operands=("X", "W_Q"),
-            rows=tokens,
-        )
-        k, v = (
-            add(
-                name,
-                name,
-                f"{name} = {kv_name} {weight}",
-                "product",
-                matmul(kv, getattr(problem, weight)),
-                operands=(kv_name, weight),
+    def columns(matrix: Matrix, block: int | None, width: int) -> Matrix:
+        if block is None:
+            return matrix
+        return tuple(tuple(row[block * width : (block + 1) * width]) for row in matrix)
+
+    def attend(prefix: str, block: int | None) -> Step:
+        """One head (or the single head): Q, K, V, scores, …, output, ids prefixed."""
+        d_k, d_v = problem.d_k, problem.d_v
+        head = f" of head {block + 1}" if block is not None else ""
+        if problem.Q is not None and problem.K is not None and problem.V is not None:
+            q = add(
+                f"{prefix}Q",
+                "Q",
+                f"Q{head} (given)",
+                "given",
+                columns(problem.Q, block, d_k),
+                rows=tokens,
+            )
+            k = add(
+                f"{prefix}K",
+                "K",
+                f"K{head} (given)",
+                "given",
+                columns(problem.K, block, d_k),
                 rows=kv_tokens,
             )
-            for name, weight in (("K", "W_K"), ("V", "W_V"))
+            v = add(
+                f"{prefix}V",
+                "V",
+                f"V{head} (given)",
+                "given",
+                columns(problem.V, block, d_v),
+                rows=kv_tokens,
+            )
+        else:
+            assert problem.X is not None and problem.W_Q is not None
+            assert problem.W_K is not None and problem.W_V is not None
+            kv_name = "memory" if problem.memory is not None else "X"
+            kv = problem.memory if problem.memory is not None else problem.X
+            for name, width in (("W_Q", d_k), ("W_K", d_k), ("W_V", d_v)):
+                matrices[f"{prefix}{name}"] = columns(getattr(problem, name), block, width)
+            q = add(
+                f"{prefix}Q",
+                "Q",
+                f"Q = X W_Q{head}",
+                "product",
+                matmul(problem.X, matrices[f"{prefix}W_Q"]),
+                operands=("X", f"{prefix}W_Q"),
+                rows=tokens,
+            )
+            k, v = (
+                add(
+                    f"{prefix}{name}",
+                    name,
+                    f"{name} = {kv_name} {weight}{head}",
+                    "product",
+                    matmul(kv, matrices[f"{prefix}{weight}"]),
+                    operands=(kv_name, f"{prefix}{weight}"),
+                    rows=kv_tokens,
+                )
+                for name, weight in (("K", "W_K"), ("V", "W_V"))
+            )
+        current = add(
+            f"{prefix}scores",
+            "S",
+            "S = Q Kᵀ",
+            "product",
+            matmul(q.exact, _transpose(k.exact)),
+            operands=(q.id, k.id),
+            transpose_right=True,
+            rows=tokens,
+            cols=kv_tokens,
+        )
+        if problem.scale is not None:
+            label = "√d_k" if problem.scale_label == "sqrt(d_k)" else problem.scale_label
+            current = add(
+                f"{prefix}scaled_scores",
+                "S'",
+                f"S' = S / {label}",
+                "scale",
+                _scaled(current.exact, problem.scale),
+                operands=(current.id,),
+                rows=tokens,
+                cols=kv_tokens,
+            )
+        if problem.mask is not None:
+            masked = tuple(
+                tuple(x if allowed else NEG_INF for x, allowed in zip(row, mask_row))
+                for row, mask_row in zip(current.exact, problem.mask)
+            )
+            masked_values = tuple(
+                tuple(v if allowed else Decimal("-Infinity") for v, allowed in zip(row, mask_row))
+                for row, mask_row in zip(current.values, problem.mask)
+            )
+            current = add(
+                f"{prefix}masked_scores",
+                "M",
+                f"M = {current.symbol} + mask (−∞ where masked)",
+                "mask",
+                masked,
+                masked_values,
+                operands=(current.id,),
+                rows=tokens,
+                cols=kv_tokens,
+            )
+        weights, weight_values = _softmax(current.exact, current.values, precision)
+        a = add(
+            f"{prefix}weights",
+            "A",
+            f"A = softmax({current.symbol}) (row by row)",
+            "softmax",
+            weights,
+            weight_values,
+            operands=(current.id,),
+            rows=tokens,
+            cols=kv_tokens,
+        )
+        output, output_values = _weighted_sum(a.exact, a.values, v.exact, v.values, precision)
+        return add(
+            f"{prefix}output",
+            "O",
+            "O = A V",
+            "product",
+            output,
+            output_values,
+            operands=(a.id, v.id),
+            rows=tokens,
         )
 
-    current = add(
-        "scores",
-        "S",
-        "S = Q Kᵀ",
-        "product",
-        matmul(q.exact, _transpose(k.exact)),
-        operands=("Q", "K"),
-        transpose_right=True,
-        rows=tokens,
-        cols=kv_tokens,
-    )
-    if problem.scale is not None:
-        label = "√d_k" if problem.scale_label == "sqrt(d_k)" else problem.scale_label
-        current = add(
-            "scaled_scores",
-            "S'",
-            f"S' = S / {label}",
-            "scale",
-            _scaled(current.exact, problem.scale),
-            operands=(current.id,),
+    if problem.heads == 1 and problem.W_O is None:
+        attend("", None)
+    else:
+        heads = problem.heads
+        outputs = [attend(f"h{t + 1}.", t) for t in range(heads)]
+        concat = tuple(tuple(x for out in outputs for x in out.exact[i]) for i in range(problem.n))
+        parts = ", ".join(f"O{t + 1}" for t in range(heads))
+        add(
+            "concat",
+            "C",
+            f"C = concat({parts})",
+            "concat",
+            concat,
+            operands=tuple(o.id for o in outputs),
             rows=tokens,
-            cols=kv_tokens,
         )
-    if problem.mask is not None:
-        masked = tuple(
-            tuple(x if allowed else NEG_INF for x, allowed in zip(row, mask_row))
-            for row, mask_row in zip(current.exact, problem.mask)
-        )
-        masked_values = tuple(
-            tuple(v if allowed else Decimal("-Infinity") for v, allowed in zip(row, mask_row))
-            for row, mask_row in zip(current.values, problem.mask)
-        )
-        current = add(
-            "masked_scores",
-            "M",
-            f"M = {current.symbol} + mask (−∞ where masked)",
-            "mask",
-            masked,
-            masked_values,
-            operands=(current.id,),
-            rows=tokens,
-            cols=kv_tokens,
-        )
-    weights, weight_values = _softmax(current.exact, current.values, precision)
-    a = add(
-        "weights",
-        "A",
-        f"A = softmax({current.symbol}) (row by row)",
-        "softmax",
-        weights,
-        weight_values,
-        operands=(current.id,),
-        rows=tokens,
-        cols=kv_tokens,
-    )
-    output, output_values = _weighted_sum(a.exact, a.values, v.exact, v.values, precision)
-    add(
-        "output",
-        "O",
-        "O = A V",
-        "product",
-        output,
-        output_values,
-        operands=("weights", "V"),
-        rows=tokens,
-    )
+        if problem.W_O is not None:
+            matrices["W_O"] = problem.W_O
+            add(
+                "output",
+                "O",
+                "O = C W_O",
+                "product",
+                matmul(concat, problem.W_O),
+                operands=("concat", "W_O"),
+                rows=tokens,
+            )
+        else:
+            add("output", "O", "O = C", "given", concat, rows=tokens)
     return Derivation(problem, tuple(steps), matrices, precision)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 __all__ = [
     "NEG_INF",
+    "Combination",
     "ExpRatio",
     "NegInf",
     "Surd",
@@ -435,6 +436,65 @@ class ExpRatio:
         exps = [sympy.exp(conv(x)) for x in self.exponents]
         num = sympy.Add(*(conv(c) * e for c, e in zip(self.coefs, exps)))
         return num / sympy.Add(*exps)
+
+
+class Combination:
+    """``Σ c_t · r_t``: exact values times closed forms, e.g. an entry of concat · W_O.
+
+    The heads' outputs have different softmax denominators, so their combination stays a
+    sum of closed forms.
+    """
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: Sequence[tuple[Surd, Any]]) -> None:
+        self.terms = tuple((c, r) for c, r in terms if not (isinstance(c, Surd) and c.is_zero()))
+
+    def __str__(self) -> str:
+        parts = []
+        for c, r in self.terms:
+            text = str(r)
+            factor = text if " " not in text and "/" not in text else f"({text})"
+            coef = str(c)
+            parts.append(factor if coef == "1" else f"{_wrap(coef)}*{factor}")
+        if not parts:
+            return "0"
+        out = parts[0]
+        for part in parts[1:]:
+            out += f" - {part[1:]}" if part.startswith("-") else f" + {part}"
+        return out
+
+    def __repr__(self) -> str:
+        return f"Combination({str(self)!r})"
+
+    def to_decimal(self, precision: int) -> Decimal:
+        with decimal.localcontext(decimal_context(precision + 5)):
+            total = sum(
+                (c.to_decimal(precision + 5) * r.to_decimal(precision + 5) for c, r in self.terms),
+                Decimal(0),
+            )
+        with decimal.localcontext(decimal_context(precision)):
+            return +total
+
+    def evaluate(self, precision: int, cache: dict[int, tuple[list[Decimal], Decimal]]) -> Decimal:
+        with decimal.localcontext(decimal_context(precision + 5)):
+            total = Decimal(0)
+            for c, r in self.terms:
+                if isinstance(r, ExpRatio):
+                    value = r.evaluate(precision + 5, cache)
+                else:
+                    value = r.to_decimal(precision + 5)
+                total += c.to_decimal(precision + 5) * value
+        with decimal.localcontext(decimal_context(precision)):
+            return +total
+
+    def __float__(self) -> float:
+        return float(self.to_decimal(40))
+
+    def to_sympy(self) -> Any:
+        import sympy
+
+        return sympy.Add(*(c.to_sympy() * r.to_sympy() for c, r in self.terms))
 
 
 def rational_value(value: object) -> Fraction | None:

@@ -34,12 +34,13 @@ _LETTERS: dict[str, dict[str, str]] = {
         "X": "x", "memory": "m", "W_Q": "w^{Q}", "W_K": "w^{K}", "W_V": "w^{V}",
         "Q": "q", "K": "k", "V": "v", "scores": "s", "scaled_scores": "s'",
         "masked_scores": r"\tilde{s}", "weights": "a", "output": "b", "tokens": r"\mathrm{id}",
+        "concat": "c", "W_O": "w^{O}",
     },
     "token": {
         "X": "x", "memory": "m", "W_Q": "w^{q}", "W_K": "w^{k}", "W_V": "w^{v}",
         "Q": "q", "K": "k", "V": "v", "scores": r"\alpha", "scaled_scores": r"\tilde{\alpha}",
         "masked_scores": r"\hat{\alpha}", "weights": r"\alpha'", "output": "b",
-        "tokens": r"\mathrm{id}",
+        "tokens": r"\mathrm{id}", "concat": "c", "W_O": "w^{o}",
     },
 }  # fmt: skip
 
@@ -47,13 +48,13 @@ _MATRICES: dict[str, dict[str, str]] = {
     "matrix": {
         "X": "X", "memory": "M", "W_Q": "W^{Q}", "W_K": "W^{K}", "W_V": "W^{V}", "Q": "Q",
         "K": "K", "V": "V", "scores": "S", "scaled_scores": "S'", "masked_scores": r"\tilde{S}",
-        "weights": "A", "output": "O", "tokens": r"\mathrm{ids}",
+        "weights": "A", "output": "O", "tokens": r"\mathrm{ids}", "concat": "C", "W_O": "W^{O}",
     },
     "token": {
         "X": "X", "memory": "M", "W_Q": "W^{q}", "W_K": "W^{k}", "W_V": "W^{v}", "Q": "Q",
         "K": "K", "V": "V", "scores": r"\alpha", "scaled_scores": r"\tilde{\alpha}",
         "masked_scores": r"\hat{\alpha}", "weights": r"\alpha'", "output": "B",
-        "tokens": r"\mathrm{ids}",
+        "tokens": r"\mathrm{ids}", "concat": "C", "W_O": "W^{o}",
     },
 }  # fmt: skip
 
@@ -91,10 +92,11 @@ class Notation:
         return cls(preset, letters, dict(_MATRICES[preset]))
 
     def matrix(self, mid: str) -> str:
-        return self.matrices.get(mid, mid)
+        head, base = _split(mid)
+        return _head(head) + self.matrices.get(base, base)
 
     def letter(self, mid: str) -> str:
-        return self.letters.get(mid, mid.lower())
+        return self.letters.get(_split(mid)[1], mid.lower())
 
     def _base(self, mid: str) -> tuple[str, str]:
         """Split a letter into its body and the primes after it."""
@@ -105,16 +107,30 @@ class Notation:
     def row(self, mid: str, i: int | str) -> str:
         """The vector of row ``i`` (0-based, or a letter such as "i"): q_1 or q^1."""
         body, primes = self._base(mid)
+        head = _head(_split(mid)[0])
         if self.preset == "token":
-            return f"{body}{primes}^{{{_index(i)}}}"
-        return f"{body}{primes}_{{{_index(i)}}}"
+            return f"{head}{body}{primes}^{{{_index(i)}}}"
+        return f"{head}{body}{primes}_{{{_index(i)}}}"
 
     def entry(self, mid: str, i: int | str, j: int | str) -> str:
         """Entry (i, j), 0-based (or letters): q_{1,2}; in the token preset q^{1}_{2}."""
         body, primes = self._base(mid)
-        if self.preset == "token" and mid in VECTOR_ROWS:
-            return f"{body}{primes}^{{{_index(i)}}}_{{{_index(j)}}}"
-        return f"{body}{primes}_{{{_index(i)},{_index(j)}}}"
+        head_number, base = _split(mid)
+        head = _head(head_number)
+        if self.preset == "token" and base in VECTOR_ROWS:
+            return f"{head}{body}{primes}^{{{_index(i)}}}_{{{_index(j)}}}"
+        return f"{head}{body}{primes}_{{{_index(i)},{_index(j)}}}"
+
+
+def _split(mid: str) -> tuple[int | None, str]:
+    from .steps import split_id
+
+    return split_id(mid)
+
+
+def _head(number: int | None) -> str:
+    """The head of a multi-head step, as a left superscript: ^{(2)}q_{1,2}."""
+    return "" if number is None else f"{{}}^{{({number})}}"
 
 
 def _index(i: int | str) -> str:
@@ -131,7 +147,9 @@ class Words:
     phrases: Mapping[str, str]
 
     def title(self, step_id: str) -> str:
-        return self.titles.get(step_id, step_id)
+        head, base = _split(step_id)
+        title = self.titles.get(base, base)
+        return self.phrases["head"].format(head=head, title=title) if head else title
 
     def heading(self, number: int, step_id: str) -> str:
         return self.step.format(n=number, title=self.title(step_id))
@@ -147,6 +165,8 @@ _EN = Words(
         "tokens": "Tokens and ids",
         "X": "Embedding lookup",
         "X_given": "Token embeddings",
+        "concat": "Concatenate the heads",
+        "projection": "Output projection",
         "Q": "Queries",
         "K": "Keys",
         "V": "Values",
@@ -158,6 +178,7 @@ _EN = Words(
     },
     {
         "title": "Attention, step by step",
+        "head": "Head {head} · {title}",
         "given": "Given",
         "result": "Result",
         "general": "In general:",
@@ -195,6 +216,8 @@ _ZH = Words(
         "tokens": "分词与编号",
         "X": "查嵌入表",
         "X_given": "词向量",
+        "concat": "拼接各个头的输出",
+        "projection": "输出投影",
         "Q": "计算查询向量",
         "K": "计算键向量",
         "V": "计算值向量",
@@ -206,6 +229,7 @@ _ZH = Words(
     },
     {
         "title": "注意力机制：逐步推导",
+        "head": "第 {head} 个头 · {title}",
         "given": "已知",
         "result": "结果",
         "general": "一般公式：",

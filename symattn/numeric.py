@@ -47,21 +47,60 @@ def forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     if problem.X is not None and "X" not in out:
         x = _floats(problem.X)
         out["X"] = (x, np.abs(x))
-    out["Q"], out["K"], out["V"] = (q, mq), (k, mk), (v, mv)
+    heads = problem.heads
+    if heads == 1 and problem.W_O is None:
+        _head(out, "", problem, (q, mq), (k, mk), (v, mv))
+        return out
+    d_k, d_v = problem.d_k, problem.d_v
+    pieces = []
+    for t in range(heads):
+        ks, vs = slice(t * d_k, (t + 1) * d_k), slice(t * d_v, (t + 1) * d_v)
+        pieces.append(
+            _head(
+                out,
+                f"h{t + 1}.",
+                problem,
+                (q[:, ks], mq[:, ks]),
+                (k[:, ks], mk[:, ks]),
+                (v[:, vs], mv[:, vs]),
+            )
+        )
+    concat = np.hstack([p[0] for p in pieces])
+    concat_mag = np.hstack([p[1] for p in pieces])
+    out["concat"] = (concat, concat_mag)
+    if problem.W_O is not None:
+        wo = _floats(problem.W_O)
+        out["output"] = (concat @ wo, concat_mag @ np.abs(wo))
+    else:
+        out["output"] = (concat, concat_mag)
+    return out
+
+
+def _head(
+    out: dict[str, tuple[Array, Array]],
+    prefix: str,
+    problem: Problem,
+    qs: tuple[Array, Array],
+    ks: tuple[Array, Array],
+    vs: tuple[Array, Array],
+) -> tuple[Array, Array]:
+    """One head of attention in float64; its steps go in ``out`` with ``prefix``."""
+    (q, mq), (k, mk), (v, mv) = qs, ks, vs
+    out[f"{prefix}Q"], out[f"{prefix}K"], out[f"{prefix}V"] = (q, mq), (k, mk), (v, mv)
     scores, mag = q @ k.T, mq @ mk.T
-    out["scores"] = (scores, mag)
+    out[f"{prefix}scores"] = (scores, mag)
     if problem.scale is not None:
         c = float(problem.scale)
         scores, mag = scores / c, mag / c
-        out["scaled_scores"] = (scores, mag)
+        out[f"{prefix}scaled_scores"] = (scores, mag)
     if problem.mask is not None:
         allowed = np.array(problem.mask, dtype=bool)
         scores = np.where(allowed, scores, -np.inf)
-        out["masked_scores"] = (scores, mag)
+        out[f"{prefix}masked_scores"] = (scores, mag)
     top = np.max(scores, axis=1, keepdims=True)
     e = np.exp(scores - top)
     weights = e / np.sum(e, axis=1, keepdims=True)
     row_max = np.broadcast_to(np.max(weights, axis=1, keepdims=True), weights.shape).copy()
-    out["weights"] = (weights, row_max)
-    out["output"] = (weights @ v, weights @ mv)
-    return out
+    out[f"{prefix}weights"] = (weights, row_max)
+    out[f"{prefix}output"] = (weights @ v, weights @ mv)
+    return out[f"{prefix}output"]

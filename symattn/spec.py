@@ -61,15 +61,14 @@ KNOWN_KEYS = (
     "memory",
     "memory_tokens",
     "notation",
+    "W_O",
+    "pad_token",
 )
 
 #: Keys of SPEC §2 and §5 that this version reads but cannot derive yet.
 NOT_YET = {
-    "W_O": "the output projection belongs to multi-head attention (heads > 1), which this "
-    "version does not derive yet",
     "dO": "the backward pass is not derived by this version yet",
     "target": "the backward pass is not derived by this version yet",
-    "pad_token": "padding masks are not supported by this version yet; give an explicit 0/1 mask",
 }
 
 
@@ -107,6 +106,8 @@ class Problem:
     lookup: Lookup | None = None
     shapes: dict[str, int] = field(default_factory=dict)
     notation: dict[str, str] = field(default_factory=dict)
+    heads: int = 1
+    W_O: Matrix | None = None
 
     @property
     def n(self) -> int:
@@ -328,13 +329,11 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
             f"{source}: unknown key {key!r}{hint}; known keys: {', '.join(KNOWN_KEYS)}"
         )
     heads = data.get("heads", 1)
-    if heads != 1 or isinstance(heads, bool):
-        raise SymattnError(
-            f"{source}: heads: {heads!r} is not supported in this version; use heads = 1"
-        )
+    if isinstance(heads, bool) or not isinstance(heads, int) or not 1 <= heads <= 16:
+        raise SymattnError(f"{source}: heads: expected a whole number 1 … 16, found {heads!r}")
     reader = _Reader(source)
     givens: dict[str, tuple[tuple[Monomial, ...], ...]] = {}
-    for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory"):
+    for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O"):
         if key in data:
             givens[key] = reader.matrix(data, key)
 
@@ -389,6 +388,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
                 )
 
     shapes = _check_shapes(givens, source, bool(direct))
+    _split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q")
     limit = max_size or (DEFAULT_MAX_SYMBOLIC_SIZE if reader.symbolic else DEFAULT_MAX_SIZE)
     for dim in ("n", "m", "d_model", "d_k", "d_v"):
         if dim in shapes and shapes[dim] > limit:
@@ -419,6 +419,14 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     if lookup and "tokens" in data:
         raise SymattnError(f"{source}: tokens: not needed with text; the tokens come from it")
     memory_tokens = _labels(data, "memory_tokens", shapes["m"], source)
+    mask, mask_label = _padding(
+        data.get("pad_token"),
+        mask,
+        mask_label,
+        memory_tokens if "memory" in givens else tokens,
+        shapes,
+        source,
+    )
     notation = data.get("notation", {})
     if not isinstance(notation, Mapping):
         raise SymattnError(f'{source}: notation: expected a table such as {{ weights = "a" }}')
@@ -451,7 +459,32 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         lookup=lookup,
         shapes=shapes,
         notation=dict(notation),
+        heads=heads,
+        W_O=matrices.get("W_O"),
     )
+
+
+def _split_heads(
+    shapes: dict[str, int], heads: int, givens: Mapping[str, Any], source: str, first: str
+) -> None:
+    """Per-head widths: head t takes the t-th block of columns (SPEC §1)."""
+    for dim, key in (("d_k", first), ("d_v", "V" if first == "Q" else "W_V")):
+        if shapes[dim] % heads:
+            raise SymattnError(
+                f"{source}: {key} has {shapes[dim]} columns, which do not split into {heads} "
+                f"heads of equal width; give {key} a multiple of {heads} columns"
+            )
+        shapes[dim] //= heads
+    shapes["heads"] = heads
+    if "W_O" in givens:
+        rows, cols = _shape(givens["W_O"])
+        if rows != heads * shapes["d_v"]:
+            raise SymattnError(
+                f"{source}: W_O has shape {rows} × {cols} but the concatenated heads have "
+                f"{heads * shapes['d_v']} columns (heads × d_v = {heads} × {shapes['d_v']}); "
+                "concat W_O needs one row of W_O per column"
+            )
+        shapes["d_out"] = cols
 
 
 def _check_shapes(
@@ -505,6 +538,39 @@ def _scale(raw: Any, d_k: int, reader: _Reader, source: str) -> tuple[Surd | Non
     if mono.coef.sign() <= 0:
         raise SymattnError(f"{source}: scale: the divisor must be positive, found {raw!r}")
     return mono.coef, str(mono.coef)
+
+
+def _padding(
+    pad: Any,
+    mask: tuple[tuple[bool, ...], ...] | None,
+    label: str,
+    keys: tuple[str, ...] | None,
+    shapes: dict[str, int],
+    source: str,
+) -> tuple[tuple[tuple[bool, ...], ...] | None, str]:
+    """``pad_token``: the keys at its positions are masked, on top of any other mask."""
+    if pad is None:
+        return mask, label
+    if not isinstance(pad, str) or not pad:
+        raise SymattnError(f'{source}: pad_token: expected a token, such as "<pad>"')
+    if keys is None:
+        raise SymattnError(
+            f"{source}: pad_token: the keys have no tokens to look for it in; give text, "
+            "tokens or memory_tokens"
+        )
+    padded = [key == pad for key in keys]
+    if not any(padded):
+        return mask, label
+    n, m = shapes["n"], shapes["m"]
+    base = mask or tuple(tuple(True for _ in range(m)) for _ in range(n))
+    combined = tuple(tuple(a and not p for a, p in zip(row, padded)) for row in base)
+    for i, row in enumerate(combined):
+        if not any(row):
+            raise SymattnError(
+                f"{source}: pad_token: query {i + 1} may attend to no key once the padding "
+                f"{pad!r} is masked, so its softmax is undefined"
+            )
+    return combined, "padding" if label == "none" else f"{label}+padding"
 
 
 def _mask(raw: Any, n: int, m: int, source: str) -> tuple[tuple[tuple[bool, ...], ...] | None, str]:

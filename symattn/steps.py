@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Union
 from .errors import SymattnError
 from .exact import (
     NEG_INF,
+    Combination,
     ExpRatio,
     NegInf,
     Surd,
@@ -42,6 +43,7 @@ __all__ = [
     "ScaleEntry",
     "SoftmaxEntry",
     "Step",
+    "split_id",
 ]
 
 STEP_TITLES = {
@@ -55,7 +57,18 @@ STEP_TITLES = {
     "masked_scores": "Masked scores",
     "weights": "Attention weights",
     "output": "Output",
+    "concat": "Concatenated heads",
 }
+
+
+def split_id(step_id: str) -> tuple[int | None, str]:
+    """``"h2.scores"`` → ``(2, "scores")``; ``"scores"`` → ``(None, "scores")``."""
+    if step_id.startswith("h") and "." in step_id:
+        head, base = step_id.split(".", 1)
+        if head[1:].isdigit():
+            return int(head[1:]), base
+    return None, step_id
+
 
 Values = tuple[tuple[Decimal | None, ...], ...]
 
@@ -169,7 +182,11 @@ class Step:
 
     @property
     def title(self) -> str:
-        return STEP_TITLES.get(self.id, self.id)
+        head, base = split_id(self.id)
+        title = STEP_TITLES.get(base, base)
+        if base == "output" and self.kind == "product" and self.operands[0] == "concat":
+            title = "Output projection"
+        return f"Head {head}: {title}" if head is not None else title
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -216,7 +233,7 @@ class Step:
         import sympy
 
         def conv(entry: Any) -> Any:
-            if isinstance(entry, (Surd, ExpRatio)):
+            if isinstance(entry, (Surd, ExpRatio, Combination)):
                 return entry.to_sympy()
             if isinstance(entry, NegInf):
                 return -sympy.oo

@@ -135,3 +135,16 @@ def test_class_set_of_30_compiles(tmp_path: Path) -> None:
     assert len(documents) == 61
     for document in documents:
         _compile(document.parent, document.stem, _engine(document.read_text(encoding="utf-8")))
+
+
+def test_unscaled_causal_sheet_compiles(tmp_path: Path) -> None:
+    """The notes a sheet adds (no scaling with d_k = 2, the causal mask) are valid LaTeX."""
+    from .test_latex_compile import _compile, _engine
+
+    status, _, err = run_cli(
+        ["exercises", "--seed", "2", "--d-k", "2", "--mask", "causal", "-o", str(tmp_path)]
+    )
+    assert status == 0, err
+    for name in ("sheet", "key"):
+        document = tmp_path / "01" / f"{name}.tex"
+        _compile(document.parent, name, _engine(document.read_text(encoding="utf-8")))

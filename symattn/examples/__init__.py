@@ -10,7 +10,7 @@ from ..errors import SymattnError
 __all__ = ["example_names", "example_path", "list_examples"]
 
 #: Display order of the bundled examples.
-ORDER = ("seed", "apple", "lecture4", "symbolic")
+ORDER = ("seed", "apple", "lecture4", "symbolic", "causal", "cross", "padding", "multihead")
 
 
 def _folder() -> Path:

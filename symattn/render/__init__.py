@@ -25,6 +25,7 @@ def render(
     notation: str = "matrix",
     rows: list[int] | None = None,
     digits: int = 4,
+    heads_shown: list[int] | None = None,
 ) -> str:
     """The derivation in one format: text, json, latex (fragment), tex (document), markdown.
 
@@ -36,7 +37,7 @@ def render(
     if fmt == "text":
         from .text import render_text
 
-        return render_text(derivation, rows=rows, digits=digits)
+        return render_text(derivation, rows=rows, digits=digits, heads_shown=heads_shown)
     if fmt == "json":
         from .json import dumps, render_json
 
@@ -51,9 +52,17 @@ def render(
             notation=names,
             rows=rows,
             digits=digits,
+            heads_shown=heads_shown,
         )
     if fmt == "markdown":
         from .markdown import render_markdown
 
-        return render_markdown(derivation, words=language, notation=names, rows=rows, digits=digits)
+        return render_markdown(
+            derivation,
+            words=language,
+            notation=names,
+            rows=rows,
+            digits=digits,
+            heads_shown=heads_shown,
+        )
     raise SymattnError(f"--format: expected one of {', '.join(FORMATS)}, found {fmt!r}")

@@ -16,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Union
 
-from ..exact import ExpRatio, NegInf, Surd, rational_value, round_half_away
+from ..exact import Combination, ExpRatio, NegInf, Surd, rational_value, round_half_away
 from ..notation import Notation, Words
 from ..steps import (
     Derivation,
@@ -25,6 +25,7 @@ from ..steps import (
     ScaleEntry,
     SoftmaxEntry,
     Step,
+    split_id,
 )
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "Heatmap",
     "Sentence",
     "build_blocks",
+    "latex_message",
     "latex_value",
     "text_escape",
 ]
@@ -102,6 +104,44 @@ def text_escape(text: str) -> str:
     return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
 
 
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖ", "0123456789ijk")
+_MATH = re.compile(
+    r"(?P<root>√(?:d_model|d_k|\d+))"
+    r"|(?P<entry>[A-Za-zΣ]′?[₀-₉ᵢⱼₖ][₀-₉ᵢⱼₖ,]*)"
+    r"|(?P<dim>\bd_(?:model|k)\b)"
+    r"|(?P<inf>−∞)"
+    r"|(?P<dot>·)"
+)
+
+
+def _math_of(token: str, kind: str) -> str:
+    if kind == "root":
+        inner = token[1:].replace("d_model", r"d_{\text{model}}")
+        return rf"\sqrt{{{inner}}}"
+    if kind == "entry":
+        head = token[0].replace("Σ", r"\Sigma ")
+        prime = "'" if "′" in token else ""
+        return f"{head}{prime}_{{{token.lstrip(token[0]).lstrip('′').translate(_SUBSCRIPTS)}}}"
+    if kind == "dim":
+        return token.replace("d_model", r"d_{\text{model}}")
+    return {"inf": r"-\infty", "dot": r"\cdot"}[kind]
+
+
+def latex_message(text: str) -> str:
+    """A diagnosis sentence for LaTeX: its entry names, roots and ∞ set as math.
+
+    >>> print(latex_message("s′₂,₁: divide by √d_k = √2"))
+    $s'_{2,1}$: divide by $\\sqrt{d_k}$ = $\\sqrt{2}$
+    """
+    out, last = [], 0
+    for match in _MATH.finditer(text):
+        out.append(text_escape(text[last : match.start()]))
+        out.append(f"${_math_of(match.group(), match.lastgroup or '')}$")
+        last = match.end()
+    out.append(text_escape(text[last:]))
+    return "".join(out)
+
+
 def label(text: str) -> str:
     """A token as a label inside math."""
     return rf"\text{{{text_escape(text)}}}"
@@ -159,6 +199,12 @@ def latex_value(value: Any, inline: bool = False) -> str:
             terms.append(exp_latex(x) if coef == "1" else f"{_factor(coef)} {exp_latex(x)}")
         num = " + ".join(terms).replace("+ -", "- ") or "0"
         return rf"\frac{{{num}}}{{{den}}}"
+    if isinstance(value, Combination):
+        parts = [
+            f"{'' if str(c) == '1' else _factor(latex_value(c)) + ' '}{latex_value(r)}"
+            for c, r in value.terms
+        ]
+        return " + ".join(parts) or "0"
     import sympy
 
     return str(sympy.latex(value))
@@ -245,7 +291,7 @@ def cell(step: Step, i: int, j: int, digits: int, prefer_decimal: bool) -> str:
 def matrix_latex(step: Step, digits: int, labels: bool) -> str:
     """The step's matrix: bmatrix, or an array with token labels; elided past 8."""
     rows, cols = step.shape
-    prefer_decimal = any(isinstance(e, ExpRatio) for row in step.exact for e in row)
+    prefer_decimal = any(isinstance(e, (ExpRatio, Combination)) for row in step.exact for e in row)
     if not prefer_decimal:
         prefer_decimal = any(
             width(latex_value(e)) > 14 for row in step.exact[:DISPLAY_LIMIT] for e in row[:4]
@@ -312,6 +358,7 @@ class _Walk:
     words: Words
     rows: list[int]
     digits: int
+    heads_shown: list[int] | None = None
     blocks: list[Block] = field(default_factory=list)
 
     def say(self, *parts: tuple[str, str]) -> None:
@@ -382,6 +429,8 @@ class _Walk:
             self.say(("text", w("scale") + " "), ("math", c), ("text", w("period")))
         for number, step in enumerate(d.steps, start=1):
             title = "X_given" if step.id == "X" and step.kind == "given" else step.id
+            if step.id == "output" and step.operands[:1] == ("concat",):
+                title = "projection"
             self.blocks.append(Heading(number, w.heading(number, title)))
             getattr(self, f"_{step.kind}")(step)
         self.blocks.append(Heading(None, w("result")))
@@ -411,6 +460,9 @@ class _Walk:
         return ""
 
     def _expanded(self, step: Step) -> list[int]:
+        head = split_id(step.id)[0]
+        if head is not None and self.heads_shown is not None and head not in self.heads_shown:
+            return []
         return [i for i in self.rows if i < step.shape[0]]
 
     def _matrix(self, step: Step) -> None:
@@ -419,11 +471,13 @@ class _Walk:
         ):  # too long to show: name the entries, which are written out above
             self.show([f"{self.m(step.id)} &= {self._names_matrix(step)}"])
             return
-        labels = step.id in ("scores", "scaled_scores", "masked_scores", "weights")
+        labels = split_id(step.id)[1] in ("scores", "scaled_scores", "masked_scores", "weights")
         sign = (
             r"\approx "
             if any(
-                isinstance(e, ExpRatio) and rational_value(e) is None for r in step.exact for e in r
+                isinstance(e, (ExpRatio, Combination)) and rational_value(e) is None
+                for r in step.exact
+                for e in r
             )
             else "= "
         )
@@ -455,6 +509,12 @@ class _Walk:
         self.say(("text", self.words("given_matrix")))
         self._matrix(step)
 
+    def _concat(self, step: Step) -> None:
+        parts = ", ".join(self.m(o) for o in step.operands)
+        self.say(("text", self.words("general")))
+        self.show([rf"{self.m(step.id)} = \left[\, {parts} \,\right]"])
+        self._all_rows(step)
+
     def _lookup(self, step: Step) -> None:
         lookup = self.d.problem.lookup
         assert lookup is not None
@@ -482,7 +542,7 @@ class _Walk:
         symbolic = self.d.problem.symbolic
         for i in self._expanded(step):
             self._row_heading(step, i)
-            if step.id == "output":
+            if _is_weighted_sum(step):
                 self._weighted_sum(step, i)
             lines: list[str] = []
             for j in self._entries(step, i):
@@ -494,22 +554,21 @@ class _Walk:
                     for t in f.terms
                 ]
                 rhs: Rhs = []
-                if step.id == "scores":
-                    rhs.append(
-                        ("=", rf"{self.notation.row('Q', i)} \cdot {self.notation.row('K', j)}")
-                    )
+                if split_id(step.id)[1] == "scores":
+                    q_row = self.notation.row(step.operands[0], i)
+                    k_row = self.notation.row(step.operands[1], j)
+                    rhs.append(("=", rf"{q_row} \cdot {k_row}"))
                 rhs.append(("=", names))
                 if not symbolic:
-                    if step.id == "output":
+                    if _is_weighted_sum(step):
                         numbers = [
-                            f"{self.e('weights', i, t.left.col)} \\cdot "
+                            f"{self.e(t.left.matrix, i, t.left.col)} \\cdot "
                             f"{_factor(latex_value(t.right_value))}"
                             for t in f.terms
                         ]
                     else:
                         numbers = [
-                            f"{_factor(latex_value(t.left_value))} \\cdot "
-                            f"{_factor(latex_value(t.right_value))}"
+                            f"{self._number(t.left_value)} \\cdot {self._number(t.right_value)}"
                             for t in f.terms
                         ]
                     rhs.append(("=", numbers))
@@ -520,9 +579,17 @@ class _Walk:
             self._more(step)
         self._all_rows(step)
 
+    def _number(self, value: Any) -> str:
+        """A substituted value: exact, or the decimal of a closed form (a head's output)."""
+        if isinstance(value, (ExpRatio, Combination)) and rational_value(value) is None:
+            return round_half_away(value.to_decimal(30), self.digits)
+        return _factor(latex_value(value))
+
     def _value(self, step: Step, i: int, j: int) -> str:
         """``= exact ≈ decimal`` for entry (i, j), short enough for one line."""
         entry = step.exact[i][j]
+        if isinstance(entry, Combination):  # a sum of closed forms: its decimal says it
+            return _approx(step, i, j, self.digits)
         if self.d.problem.symbolic:
             text = latex_value(entry)
             return f"= {text}" if width(text) <= LINE_BUDGET - 10 else ""
@@ -536,9 +603,9 @@ class _Walk:
         return f"= {latex_value(entry)} {_approx(step, i, j, self.digits)}".rstrip()
 
     def _weighted_sum(self, step: Step, i: int) -> None:
-        weights, v = self.d.step("weights"), self.d.step("V")
+        weights, v = self.d.step(step.operands[0]), self.d.step(step.operands[1])
         n = self.notation
-        names = [f"{self.e('weights', i, j)} {n.row('V', j)}" for j in range(weights.shape[1])]
+        names = [f"{self.e(weights.id, i, j)} {n.row(v.id, j)}" for j in range(weights.shape[1])]
         rhs: Rhs = [("=", names)]
         if not self.d.problem.symbolic:
             numbers = []
@@ -552,7 +619,7 @@ class _Walk:
             exact = all(rational_value(e) is not None for e in step.exact[i])
             rhs.append(("=" if exact else r"\approx", result))
         self.say(("text", self.words("weighted")))
-        self.show(chain(n.row("output", i), rhs))
+        self.show(chain(n.row(step.id, i), rhs))
         self.say(("text", self.words("entries")))
 
     def _scale(self, step: Step) -> None:
@@ -684,9 +751,16 @@ def build_blocks(
     words: Words,
     rows: list[int] | None = None,
     digits: int = 4,
+    heads_shown: list[int] | None = None,
 ) -> list[Block]:
     """The derivation as blocks, ready for the LaTeX or Markdown writer."""
-    return _Walk(derivation, notation, words, [0] if rows is None else rows, digits).run()
+    walk = _Walk(derivation, notation, words, [0] if rows is None else rows, digits, heads_shown)
+    return walk.run()
+
+
+def _is_weighted_sum(step: Step) -> bool:
+    """The step b_i = Σ_j a_ij v_j (of the single head, or of one head)."""
+    return step.kind == "product" and split_id(step.operands[0])[1] == "weights"
 
 
 def step_blocks(

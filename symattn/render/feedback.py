@@ -7,11 +7,9 @@ the diagnosis in the chosen language, and the derivation of the first wrong entr
 
 from __future__ import annotations
 
-import re
-
 from ..check import CheckResult, StepResult, entry_name
 from ..notation import Notation, words
-from .blocks import Display, Sentence, step_blocks, text_escape
+from .blocks import Display, Sentence, latex_message, step_blocks, text_escape
 from .latex import _display, _sentence, needs_xelatex
 from .text import entry_line, width
 
@@ -41,44 +39,6 @@ _WORDS = {
         "sheet": "注意力计算作业反馈",
     },
 }  # fmt: skip
-
-
-_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖ", "0123456789ijk")
-_MATH = re.compile(
-    r"(?P<root>√(?:d_model|d_k|\d+))"
-    r"|(?P<entry>[A-Za-zΣ]′?[₀-₉ᵢⱼₖ][₀-₉ᵢⱼₖ,]*)"
-    r"|(?P<dim>\bd_(?:model|k)\b)"
-    r"|(?P<inf>−∞)"
-    r"|(?P<dot>·)"
-)
-
-
-def _math_of(token: str, kind: str) -> str:
-    if kind == "root":
-        inner = token[1:].replace("d_model", r"d_{\text{model}}")
-        return rf"\sqrt{{{inner}}}"
-    if kind == "entry":
-        head = token[0].replace("Σ", r"\Sigma ")
-        prime = "'" if "′" in token else ""
-        return f"{head}{prime}_{{{token.lstrip(token[0]).lstrip('′').translate(_SUBSCRIPTS)}}}"
-    if kind == "dim":
-        return token.replace("d_model", r"d_{\text{model}}")
-    return {"inf": r"-\infty", "dot": r"\cdot"}[kind]
-
-
-def latex_message(text: str) -> str:
-    """A diagnosis sentence for LaTeX: its entry names, roots and ∞ set as math.
-
-    >>> print(latex_message("s′₂,₁: divide by √d_k = √2"))
-    $s'_{2,1}$: divide by $\\sqrt{d_k}$ = $\\sqrt{2}$
-    """
-    out, last = [], 0
-    for match in _MATH.finditer(text):
-        out.append(text_escape(text[last : match.start()]))
-        out.append(f"${_math_of(match.group(), match.lastgroup or '')}$")
-        last = match.end()
-    out.append(text_escape(text[last:]))
-    return "".join(out)
 
 
 def _first_wrong(step: StepResult) -> tuple[int, int] | None:

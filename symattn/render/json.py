@@ -34,11 +34,13 @@ def render_json(derivation: Derivation, digits: int = 4) -> dict[str, Any]:
     problem = derivation.problem
     shapes: dict[str, int | None] = dict(problem.shapes)
     shapes.setdefault("d_model", None)
-    shapes["heads"] = 1
+    shapes["heads"] = problem.heads
     out: dict[str, Any] = {"symattn_version": __version__}
     if problem.title is not None:
         out["title"] = problem.title
     out["shapes"] = {k: shapes[k] for k in ("n", "m", "d_model", "d_k", "d_v", "heads")}
+    if "d_out" in shapes:
+        out["shapes"]["d_out"] = shapes["d_out"]
     out["scale"] = problem.scale_label
     out["mask"] = problem.mask_label
     out["steps"] = [step_json(step, digits) for step in derivation.steps]

@@ -12,7 +12,16 @@ import unicodedata
 
 from ..notation import Notation, Words
 from ..steps import Derivation
-from .blocks import Block, Display, Heading, Heatmap, Sentence, build_blocks, text_escape
+from .blocks import (
+    Block,
+    Display,
+    Heading,
+    Heatmap,
+    Sentence,
+    build_blocks,
+    latex_message,
+    text_escape,
+)
 
 __all__ = ["CJK_FONT", "needs_xelatex", "render_latex"]
 
@@ -37,7 +46,7 @@ def _keep_spaces(text: str) -> str:
 def _sentence(block: Sentence) -> str:
     out = []
     for kind, text in block.parts:
-        out.append(f"${text}$" if kind == "math" else text_escape(text))
+        out.append(f"${text}$" if kind == "math" else latex_message(text))
     return "".join(out)
 
 
@@ -56,7 +65,8 @@ def _heatmap(block: Heatmap) -> str:
         "\\begin{center}",
         "\\setlength{\\fboxsep}{3pt}",
         f"\\begin{{tabular}}{{{cols}}}",
-        " & " + " & ".join("$\\cdots$" if c == "⋯" else text_escape(c) for c in block.cols)
+        " & "
+        + " & ".join("$\\cdots$" if c == "⋯" else text_escape(c) for c in block.cols)
         + " \\\\",
     ]
     for name, values, labels in zip(block.rows, block.values, block.labels):
@@ -102,9 +112,10 @@ def render_latex(
     notation: Notation,
     rows: list[int] | None = None,
     digits: int = 4,
+    heads_shown: list[int] | None = None,
 ) -> str:
     """The derivation as a LaTeX fragment (``standalone=False``) or a whole document."""
-    blocks = build_blocks(derivation, notation, words, rows, digits)
+    blocks = build_blocks(derivation, notation, words, rows, digits, heads_shown)
     body = _body(blocks, standalone)
     if not standalone:
         head = "% symattn derivation: needs \\usepackage{amsmath}"

@@ -62,9 +62,10 @@ def render_markdown(
     notation: Notation,
     rows: list[int] | None = None,
     digits: int = 4,
+    heads_shown: list[int] | None = None,
 ) -> str:
     """The derivation as Markdown with math."""
-    blocks = build_blocks(derivation, notation, words, rows, digits)
+    blocks = build_blocks(derivation, notation, words, rows, digits, heads_shown)
     return _blocks_to_markdown(blocks, derivation.problem.title or words("title"))
 
 

@@ -6,7 +6,7 @@ from math import isqrt
 from typing import TYPE_CHECKING
 
 from ..notation import Notation, words
-from .blocks import _plain_matrix, text_escape
+from .blocks import _plain_matrix, latex_message, text_escape
 from .latex import CJK_FONT, needs_xelatex, render_latex
 
 if TYPE_CHECKING:
@@ -100,14 +100,14 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
     ]
     body.append("\\begin{align*}\n  " + " \\\\\n  ".join(given) + "\n\\end{align*}")
     if p.scale is None:
-        body.append(text_escape(w["no_scale"].format(d_k=p.d_k)))
+        body.append(latex_message(w["no_scale"].format(d_k=p.d_k)))
     else:
         body.append(
             text_escape(w["scale"]) + f" $\\sqrt{{d_k}} = \\sqrt{{{p.d_k}}} = "
             f"{isqrt_str(p.d_k)}$" + language("period")
         )
     if p.mask_label == "causal":
-        body.append(text_escape(w["causal"]))
+        body.append(latex_message(w["causal"]))
     number = 0
     for step_id in ANSWER_STEPS:
         if step_id not in key.step_ids:

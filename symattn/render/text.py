@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ..exact import ExpRatio, NegInf, Surd, rational_value
+from ..exact import Combination, ExpRatio, NegInf, Surd, rational_value, round_half_away
 from ..steps import Derivation as _Derivation
 from ..steps import (
     DotEntry,
@@ -24,6 +24,7 @@ from ..steps import (
     ScaleEntry,
     SoftmaxEntry,
     Step,
+    split_id,
 )
 
 __all__ = ["render_text"]
@@ -54,6 +55,8 @@ ENTRY_NAMES = {
     "weights": "a",
     "output": "b",
     "tokens": "id",
+    "concat": "c",
+    "W_O": "wo",
 }
 
 
@@ -62,8 +65,21 @@ def sub(*indices: int) -> str:
     return ",".join(str(i + 1).translate(_SUB) for i in indices)
 
 
+_SUPER = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
+
+
 def ref_name(ref: Ref) -> str:
-    return f"{ENTRY_NAMES.get(ref.matrix, ref.matrix)}{sub(ref.row, ref.col)}"
+    """``q₁,₂``; a head's entries carry its number: ``q⁽²⁾₁,₂``."""
+    head, base = split_id(ref.matrix)
+    mark = f"({head})".translate(_SUPER) if head is not None else ""
+    return f"{ENTRY_NAMES.get(base, base)}{mark}{sub(ref.row, ref.col)}"
+
+
+def _number(value: Any, digits: int) -> str:
+    """A substituted value: exact when short, else its decimal (a head's output in W_O)."""
+    if isinstance(value, (ExpRatio, Combination)) and rational_value(value) is None:
+        return round_half_away(value.to_decimal(30), digits)
+    return _paren(pretty(value))
 
 
 def pretty(value: Any) -> str:
@@ -142,17 +158,23 @@ def entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str:
         return _symbolic_line(f, name, value)
     if isinstance(f, DotEntry):
         symbols = _elide([f"{ref_name(t.left)}·{ref_name(t.right)}" for t in f.terms])
-        if step.id == "output":
+        if _is_weighted_sum(step):
             numbers = _elide(
                 [f"{ref_name(t.left)}·{_paren(pretty(t.right_value))}" for t in f.terms]
             )
         else:
             numbers = _elide(
-                [f"{_paren(pretty(t.left_value))}·{_paren(pretty(t.right_value))}" for t in f.terms]
+                [
+                    f"{_number(t.left_value, digits)}·{_number(t.right_value, digits)}"
+                    for t in f.terms
+                ]
             )
         head = f"{name} = "
-        if step.id == "scores":
-            head += f"q{sub(i)} · k{sub(j)} = "
+        if split_id(step.id)[1] == "scores":
+            q, k = (ref_name(Ref(m, 0, 0))[: -len(sub(0, 0))] for m in step.operands)
+            head += f"{q}{sub(i)} · {k}{sub(j)} = "
+        if isinstance(f.value, Combination):  # a sum of closed forms: its decimal says it
+            return f"{head}{' + '.join(symbols)} = {' + '.join(numbers)}{tail}"
         return f"{head}{' + '.join(symbols)} = {' + '.join(numbers)} = {value}{tail}"
     if isinstance(f, ScaleEntry):
         label = "√d_k" if f.divisor_label == "sqrt(d_k)" else "c"
@@ -308,10 +330,10 @@ def _step_lines(d: _Derivation, step: Step, rows: list[int], digits: int) -> lis
             out.append(
                 f"    ⋯ ({n_cols - len(shown_cols)} more entries in this row; see the matrix below)"
             )
-        if step.id == "output":
+        if _is_weighted_sum(step):
             out.append("    " + _output_vector(d, step, i, digits))
     out.extend(_matrix_lines(step, digits))
-    if step.id == "weights" and not d.problem.symbolic:
+    if split_id(step.id)[1] == "weights" and not d.problem.symbolic:
         out.extend(heatmap_lines(step))
     return out
 
@@ -349,13 +371,20 @@ def heatmap_lines(step: Step, indent: str = "  ") -> list[str]:
     return out
 
 
+def _is_weighted_sum(step: Step) -> bool:
+    """The step b_i = Σ_j a_ij v_j (of the single head, or of one head)."""
+    return step.kind == "product" and split_id(step.operands[0])[1] == "weights"
+
+
 def _output_vector(d: _Derivation, step: Step, i: int, digits: int) -> str:
-    weights, v = d.step("weights"), d.step("V")
+    weights, v = d.step(step.operands[0]), d.step(step.operands[1])
     terms, numbers = [], []
+    v_name = ref_name(Ref(v.id, 0, 0))[: -len(sub(0, 0))]
+    b_name = ref_name(Ref(step.id, 0, 0))[: -len(sub(0, 0))]
     for j in range(weights.shape[1]):
-        terms.append(f"a{sub(i, j)} v{sub(j)}")
+        terms.append(f"{ref_name(Ref(weights.id, i, j))} {v_name}{sub(j)}")
     if d.problem.symbolic:
-        return f"b{sub(i)} = {' + '.join(_elide(terms))}"
+        return f"{b_name}{sub(i)} = {' + '.join(_elide(terms))}"
     for j in range(weights.shape[1]):
         weight = weights.exact[i][j]
         a = _short(weight) if _is_rational(weight) else weights.decimal_str(i, j, digits)
@@ -369,13 +398,19 @@ def _output_vector(d: _Derivation, step: Step, i: int, digits: int) -> str:
         ]
         sign = "≈"
     return (
-        f"b{sub(i)} = {' + '.join(_elide(terms))} = {' + '.join(_elide(numbers))} "
+        f"{b_name}{sub(i)} = {' + '.join(_elide(terms))} = {' + '.join(_elide(numbers))} "
         f"{sign} {_vector(result)}"
     )
 
 
-def render_text(derivation: _Derivation, rows: list[int] | None = None, digits: int = 4) -> str:
-    """The derivation for the terminal; ``rows`` are 0-based query rows to expand."""
+def render_text(
+    derivation: _Derivation,
+    rows: list[int] | None = None,
+    digits: int = 4,
+    heads_shown: list[int] | None = None,
+) -> str:
+    """The derivation for the terminal; ``rows`` are 0-based query rows to expand, and
+    ``heads_shown`` (1-based) the heads whose rows are expanded (default: all)."""
     p = derivation.problem
     rows = [0] if rows is None else rows
     title = p.title or "Attention, step by step"
@@ -384,6 +419,8 @@ def render_text(derivation: _Derivation, rows: list[int] | None = None, digits: 
     if p.d_model is not None:
         dims.append(f"d_model = {p.d_model}")
     dims += [f"d_k = {p.d_k}", f"d_v = {p.d_v}"]
+    if p.heads > 1:
+        dims.append(f"heads = {p.heads}")
     scale = {"sqrt(d_k)": f"√d_k = {pretty(p.scale)}", "none": "none"}.get(
         p.scale_label, pretty(p.scale)
     )
@@ -397,7 +434,9 @@ def render_text(derivation: _Derivation, rows: list[int] | None = None, digits: 
     for number, step in enumerate(derivation.steps, start=1):
         out.append("")
         out.append(f"Step {number}. {step.title}: {step.formula}")
-        out.extend(_step_lines(derivation, step, rows, digits))
+        head = split_id(step.id)[0]
+        expand = rows if head is None or heads_shown is None or head in heads_shown else []
+        out.extend(_step_lines(derivation, step, expand, digits))
     out.append("")
     check = derivation.crosscheck
     if check is None:
