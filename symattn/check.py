@@ -31,7 +31,7 @@ from .engine import DecimalMatrix, Variant, VariantError
 from .errors import SymattnError, where
 from .exact import Surd, rational_value, round_half_away
 from .spec import Problem, read_file
-from .steps import Derivation
+from .steps import Derivation, split_id
 from .values import ValueSyntaxError, parse_value
 
 __all__ = [
@@ -47,6 +47,13 @@ __all__ = [
 
 #: Steps a student may answer, in the order of the computation.
 ORDER = ("X", "Q", "K", "V", "scores", "scaled_scores", "masked_scores", "weights", "output")
+
+
+def answer_steps(key: Derivation) -> list[str]:
+    """The steps of this problem a student may answer, in order (h1.Q … with heads)."""
+    return [s for s in key.step_ids if s != "tokens"]
+
+
 #: Tolerance of answers given exactly (integers, fractions, sqrt): equality, up to noise.
 EXACT_TOLERANCE = Decimal("1e-30")
 #: Intermediate answers with this many places or fewer count as coarsely rounded.
@@ -209,7 +216,7 @@ def load_answers(
     else:
         name = source or str(answers)
         data = read_file(answers)
-    allowed = [s for s in ORDER if s in key.step_ids]
+    allowed = answer_steps(key)
     tolerance = None
     steps: dict[str, list[list[Given | None]]] = {}
     for step_id, raw in data.items():
@@ -297,7 +304,8 @@ def _key_values(key: Derivation, step_id: str) -> DecimalMatrix:
 def _overrides(answers: Answers, key: Derivation, before: str) -> dict[str, DecimalMatrix]:
     """The student's answers of the steps before ``before``, gaps filled from the key."""
     out: dict[str, DecimalMatrix] = {}
-    for step_id in ORDER[: ORDER.index(before)]:
+    order = answer_steps(key)
+    for step_id in order[: order.index(before)]:
         if step_id in answers.steps and step_id != "X":
             filled = _key_values(key, step_id)
             for i, row in enumerate(answers.steps[step_id]):
@@ -475,7 +483,7 @@ class _Checker:
     def run(self) -> list[StepResult]:
         results = []
         earlier_ok: dict[str, bool] = {}
-        for step_id in ORDER:
+        for step_id in answer_steps(self.key):
             if step_id not in self.answers.steps:
                 continue
             result = self.step(step_id, earlier_ok)
@@ -549,9 +557,19 @@ class _Checker:
         """The overridden steps whose rounding reaches ``step_id``."""
         found: list[str] = []
         present = set(self.key.step_ids)
-        options = _INPUTS.get(step_id, ())
-        if step_id in ("masked_scores", "weights"):  # one input: the latest that exists
+        head, base = split_id(step_id)
+        prefix = f"h{head}." if head is not None else ""
+        options = tuple(prefix + s for s in _INPUTS.get(base, ()))
+        if base in ("masked_scores", "weights"):  # one input: the latest that exists
             options = tuple(s for s in options if s in present)[:1]
+        if base == "concat":
+            options = tuple(
+                s
+                for s in present
+                if split_id(s) == (split_id(s)[0], "output") and split_id(s)[0] is not None
+            )
+        elif step_id == "output" and "concat" in present:
+            options = ("concat",)
         for source in options:
             if source in overrides:
                 found.append(source)
@@ -665,7 +683,7 @@ class _Checker:
     ) -> list[Diagnosis]:
         found: list[Diagnosis] = []
         for model, (steps, kind) in MODELS.items():
-            if step_id not in steps or (kind == "rounding" and found):
+            if split_id(step_id)[1] not in steps or (kind == "rounding" and found):
                 continue  # rounding is the weaker explanation: only when nothing else fits
             for problem, variant, facts in _model_runs(model, self.problem):
                 explained = False

@@ -486,6 +486,72 @@ def _projections(problem: Problem, precision: int) -> tuple[DecimalMatrix, ...]:
     return out
 
 
+def _evaluate_head(
+    problem: Problem,
+    variant: Variant,
+    prefix: str,
+    projections: tuple[DecimalMatrix, DecimalMatrix, DecimalMatrix],
+    take: Any,
+) -> DecimalMatrix:
+    """One head under ``variant``; step ids get ``prefix`` (h1., h2., … or none)."""
+    q = take(f"{prefix}Q", lambda: projections[0])
+    k = take(f"{prefix}K", lambda: projections[1])
+    v = take(f"{prefix}V", lambda: projections[2])
+    n, m = len(q), len(k)
+    if variant.transpose_scores:
+        if n != m:
+            raise VariantError("transposed scores need n = m")
+        current = take(f"{prefix}scores", lambda: _dec_matmul(k, _transpose_dec(q)))
+    else:
+        current = take(f"{prefix}scores", lambda: _dec_matmul(q, _transpose_dec(k)))
+    if problem.scale is not None:
+        c = problem.scale.in_context()
+        source = current
+        current = take(f"{prefix}scaled_scores", lambda: [[s / c for s in row] for row in source])
+    allowed = [list(r) for r in problem.mask] if problem.mask else [[True] * m] * n
+    unmasked = current
+    if problem.mask is not None:
+        source = current
+        current = take(
+            f"{prefix}masked_scores",
+            lambda: [
+                [s if a else Decimal("-Infinity") for s, a in zip(row, keep)]
+                for row, keep in zip(source, allowed)
+            ],
+        )
+
+    def weights() -> DecimalMatrix:
+        scores = current
+        if variant.round_before_softmax is not None:
+            scores = _round(scores, variant.round_before_softmax)
+        keep = allowed
+        if variant.mask_after_softmax:
+            scores = unmasked if problem.mask is not None else scores
+            keep = [[True] * m] * n
+        if variant.softmax == "none":
+            a = [[s if k_ else Decimal(0) for s, k_ in zip(r, kr)] for r, kr in zip(scores, keep)]
+        elif variant.softmax == "columns":
+            a = _transpose_dec(
+                _softmax_rows(_transpose_dec(scores), _transpose_dec(keep), exp=True)
+            )
+        else:
+            a = _softmax_rows(scores, keep, exp=variant.softmax != "no_exp")
+        if variant.mask_after_softmax:
+            a = [[w if k_ else Decimal(0) for w, k_ in zip(r, kr)] for r, kr in zip(a, allowed)]
+        if variant.transpose_weights:
+            if n != m:
+                raise VariantError("transposed weights need n = m")
+            a = _transpose_dec(a)
+        return a
+
+    a = take(f"{prefix}weights", weights)
+    if variant.round_weights is not None:
+        a = _round(a, variant.round_weights)
+    summed = k if variant.values == "K" else v
+    result: DecimalMatrix = take(f"{prefix}output", lambda: _dec_matmul(a, summed))
+    return result
+
+
 def evaluate(
     problem: Problem,
     variant: Variant = Variant(),
@@ -505,62 +571,25 @@ def evaluate(
         return out[step_id]
 
     with decimal.localcontext(decimal_context(precision)):
-        projections = _projections(problem, precision)
-        q = take("Q", lambda: projections[0])
-        k = take("K", lambda: projections[1])
-        v = take("V", lambda: projections[2])
-        n, m = len(q), len(k)
-        if variant.transpose_scores:
-            if n != m:
-                raise VariantError("transposed scores need n = m")
-            current = take("scores", lambda: _dec_matmul(k, _transpose_dec(q)))
-        else:
-            current = take("scores", lambda: _dec_matmul(q, _transpose_dec(k)))
-        if problem.scale is not None:
-            c = problem.scale.in_context()
-            source = current
-            current = take("scaled_scores", lambda: [[s / c for s in row] for row in source])
-        allowed = [list(r) for r in problem.mask] if problem.mask else [[True] * m] * n
-        unmasked = current
-        if problem.mask is not None:
-            source = current
-            current = take(
-                "masked_scores",
-                lambda: [
-                    [s if a else Decimal("-Infinity") for s, a in zip(row, keep)]
-                    for row, keep in zip(source, allowed)
-                ],
+        q_all, k_all, v_all = _projections(problem, precision)
+        if problem.heads == 1 and problem.W_O is None:
+            _evaluate_head(problem, variant, "", (q_all, k_all, v_all), take)
+            return out
+        d_k, d_v = problem.d_k, problem.d_v
+        outputs = []
+        for t in range(problem.heads):
+            blocks = (
+                [row[t * d_k : (t + 1) * d_k] for row in q_all],
+                [row[t * d_k : (t + 1) * d_k] for row in k_all],
+                [row[t * d_v : (t + 1) * d_v] for row in v_all],
             )
-
-        def weights() -> DecimalMatrix:
-            scores = current
-            if variant.round_before_softmax is not None:
-                scores = _round(scores, variant.round_before_softmax)
-            keep = allowed
-            if variant.mask_after_softmax:
-                scores = unmasked if problem.mask is not None else scores
-                keep = [[True] * m] * n
-            if variant.softmax == "none":
-                a = [
-                    [s if k_ else Decimal(0) for s, k_ in zip(r, kr)] for r, kr in zip(scores, keep)
-                ]
-            elif variant.softmax == "columns":
-                a = _transpose_dec(
-                    _softmax_rows(_transpose_dec(scores), _transpose_dec(keep), exp=True)
-                )
-            else:
-                a = _softmax_rows(scores, keep, exp=variant.softmax != "no_exp")
-            if variant.mask_after_softmax:
-                a = [[w if k_ else Decimal(0) for w, k_ in zip(r, kr)] for r, kr in zip(a, allowed)]
-            if variant.transpose_weights:
-                if n != m:
-                    raise VariantError("transposed weights need n = m")
-                a = _transpose_dec(a)
-            return a
-
-        a = take("weights", weights)
-        if variant.round_weights is not None:
-            a = _round(a, variant.round_weights)
-        summed = k if variant.values == "K" else v
-        take("output", lambda: _dec_matmul(a, summed))
+            outputs.append(_evaluate_head(problem, variant, f"h{t + 1}.", blocks, take))
+        concat = take(
+            "concat", lambda: [[x for o in outputs for x in o[i]] for i in range(len(q_all))]
+        )
+        if problem.W_O is not None:
+            w_o = _dec_matrix(problem.W_O)
+            take("output", lambda: _dec_matmul(concat, w_o))
+        else:
+            take("output", lambda: concat)
     return out

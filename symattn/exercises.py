@@ -32,6 +32,7 @@ from math import isqrt
 from pathlib import Path
 from typing import Any
 
+from .check import answer_steps
 from .errors import SymattnError
 from .exact import NegInf, rational_value, round_half_away
 from .spec import Problem, load
@@ -49,8 +50,6 @@ TOKENS = {
 }
 #: Draws tried for one exercise before giving up with a clear message.
 MAX_TRIES = 20_000
-#: Answer steps written for a student (and checked by ``symattn check``).
-ANSWER_STEPS = ("Q", "K", "V", "scores", "scaled_scores", "masked_scores", "weights", "output")
 
 
 @dataclass(frozen=True)
@@ -70,10 +69,8 @@ class ExerciseOptions:
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
             raise SymattnError(f"--level: expected 1, 2 or 3, found {self.level}")
-        if self.heads != 1:
-            raise SymattnError(
-                f"--heads: {self.heads} heads are not supported by this version yet; use 1"
-            )
+        if not 1 <= self.heads <= 4:
+            raise SymattnError(f"--heads: expected 1 … 4 for a hand exercise, found {self.heads}")
         if self.mask not in ("none", "causal"):
             raise SymattnError(f"--mask: expected none or causal, found {self.mask!r}")
         if self.lang not in TOKENS:
@@ -125,17 +122,28 @@ def problem_toml(data: dict[str, Any]) -> str:
     lines.append(f"tokens = {json.dumps(data['tokens'], ensure_ascii=False)}")
     for key in ("X", "W_Q", "W_K", "W_V"):
         lines.append(f"{key} = {_matrix_toml(data[key])}")
+    if data.get("heads", 1) > 1:
+        lines.append(f"heads = {data['heads']}")
     lines.append(f'scale = "{data["scale"]}"')
     lines.append(f'mask = "{data["mask"]}"')
     return "\n".join(lines) + "\n"
 
 
 def _nice(key: Derivation, options: ExerciseOptions, bound: int) -> bool:
-    """The numbers of a drawn problem are pleasant to work by hand."""
-    scores = key.step("scores")
-    last = key.step("masked_scores") if "masked_scores" in key.step_ids else None
-    source = key.step("scaled_scores") if "scaled_scores" in key.step_ids else scores
-    weights = key.step("weights")
+    """The numbers of a drawn problem are pleasant to work by hand (in every head)."""
+    prefixes = [""] if options.heads == 1 else [f"h{t + 1}." for t in range(options.heads)]
+    return all(_nice_head(key, options, bound, p) for p in prefixes) and all(
+        any(v for v in row) for row in key.problem.X or ()
+    )
+
+
+def _nice_head(key: Derivation, options: ExerciseOptions, bound: int, prefix: str) -> bool:
+    ids = key.step_ids
+    scores = key.step(f"{prefix}scores")
+    last = key.step(f"{prefix}masked_scores") if f"{prefix}masked_scores" in ids else None
+    scaled = f"{prefix}scaled_scores"
+    source = key.step(scaled) if scaled in ids else scores
+    weights = key.step(f"{prefix}weights")
     for i in range(scores.shape[0]):
         unmasked = [
             j
@@ -151,8 +159,7 @@ def _nice(key: Derivation, options: ExerciseOptions, bound: int) -> bool:
             top = max(weights.values[i][j] or Decimal(0) for j in unmasked)
             if round_half_away(top, 4) == "1.0000":
                 return False
-    x = key.problem.X or ()
-    return all(any(v for v in row) for row in x)
+    return True
 
 
 def _draw(rng: random.Random, options: ExerciseOptions, title: str) -> dict[str, Any]:
@@ -173,9 +180,10 @@ def _draw(rng: random.Random, options: ExerciseOptions, title: str) -> dict[str,
         "title": title,
         "tokens": words[:n] if n <= len(words) else [f"t{i + 1}" for i in range(n)],
         "X": matrix(n, d_model),
-        "W_Q": matrix(d_model, d_k, sparse=True),
-        "W_K": matrix(d_model, d_k, sparse=True),
-        "W_V": matrix(d_model, d_v, sparse=True),
+        "W_Q": matrix(d_model, options.heads * d_k, sparse=True),
+        "W_K": matrix(d_model, options.heads * d_k, sparse=True),
+        "W_V": matrix(d_model, options.heads * d_v, sparse=True),
+        "heads": options.heads,
         "scale": "sqrt(d_k)" if options.scale_is_whole else "none",
         "mask": options.mask,
     }
@@ -190,15 +198,19 @@ def _quick_nice(data: dict[str, Any], options: ExerciseOptions, bound: int) -> b
     x = data["X"]
     if not all(any(row) for row in x):
         return False
-    q, k = mul(x, data["W_Q"]), mul(x, data["W_K"])
-    root = isqrt(options.shape[2]) if data["scale"] != "none" else 1
-    for i, q_row in enumerate(q):
-        keys = range(i + 1) if data["mask"] == "causal" else range(len(k))
-        row = [Fraction(sum(a * b for a, b in zip(q_row, k[j])), root) for j in keys]
-        if any(abs(s) > bound for s in row):
-            return False
-        if not options.allow_ties and len(set(row)) != len(row):
-            return False
+    q_all, k_all = mul(x, data["W_Q"]), mul(x, data["W_K"])
+    d_k = options.shape[2]
+    root = isqrt(d_k) if data["scale"] != "none" else 1
+    for t in range(options.heads):
+        q = [row[t * d_k : (t + 1) * d_k] for row in q_all]
+        k = [row[t * d_k : (t + 1) * d_k] for row in k_all]
+        for i, q_row in enumerate(q):
+            keys = range(i + 1) if data["mask"] == "causal" else range(len(k))
+            row = [Fraction(sum(a * b for a, b in zip(q_row, k[j])), root) for j in keys]
+            if any(abs(s) > bound for s in row):
+                return False
+            if not options.allow_ties and len(set(row)) != len(row):
+                return False
     return True
 
 
@@ -269,8 +281,8 @@ def _folder_name(student: str) -> str:
 def answers_json(key: Derivation) -> dict[str, list[list[str]]]:
     """The correct answers in SPEC §4 form: exact fractions, else 4 decimal places."""
     out: dict[str, list[list[str]]] = {}
-    for step_id in ANSWER_STEPS:
-        if step_id not in key.step_ids:
+    for step_id in answer_steps(key):
+        if step_id == "X":
             continue
         step = key.step(step_id)
         rows = []

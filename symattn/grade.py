@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .check import ORDER, CheckResult, check
+from .check import CheckResult, answer_steps, check
 from .errors import SymattnError
 from .steps import Derivation
 
@@ -70,7 +70,7 @@ def grade(
 
 
 def report_csv(key: Derivation, graded: list[Graded]) -> str:
-    steps = [s for s in ORDER if s in key.step_ids]
+    steps = answer_steps(key)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["file", "verdict", "first_error", "diagnoses", *steps, "error"])

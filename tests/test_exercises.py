@@ -113,7 +113,7 @@ def test_roster_names_the_variants(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--heads", "2"], "--heads: 2 heads are not supported"),
+        (["--heads", "5"], "--heads: expected 1 … 4"),
         (["--level", "4"], "--level"),
         (["--tokens", "20"], "--tokens: expected 1 … 8"),
         (["--count", "0"], "--count: expected 1 … 1000"),
@@ -148,3 +148,37 @@ def test_unscaled_causal_sheet_compiles(tmp_path: Path) -> None:
     for name in ("sheet", "key"):
         document = tmp_path / "01" / f"{name}.tex"
         _compile(document.parent, name, _engine(document.read_text(encoding="utf-8")))
+
+
+def test_multi_head_exercises_check_clean_and_compile(tmp_path: Path) -> None:
+    from .test_latex_compile import _compile, _engine
+
+    status, _, err = run_cli(
+        [
+            "exercises",
+            "--seed",
+            "4",
+            "--count",
+            "2",
+            "--heads",
+            "2",
+            "--d-k",
+            "1",
+            "-o",
+            str(tmp_path),
+        ]
+    )
+    assert status == 0, err
+    folder = tmp_path / "01"
+    assert "heads = 2" in (folder / "problem.toml").read_text()
+    answers = json.loads((folder / "answers.json").read_text())
+    assert {"h1.weights", "h2.weights", "concat", "output"} <= set(answers)
+    status, out, err = run_cli(
+        ["check", str(folder / "problem.toml"), str(folder / "answers.json")]
+    )
+    assert status == 0, out + err
+    sheet = (folder / "sheet.tex").read_text(encoding="utf-8")
+    assert "Head 2 · Softmax: attention weights" in sheet
+    for name in ("sheet", "key"):
+        document = folder / f"{name}.tex"
+        _compile(folder, name, _engine(document.read_text(encoding="utf-8")))

@@ -83,7 +83,7 @@ def _blank(rows: int, cols: int) -> str:
 
 def render_sheet(exercise: Exercise, lang: str) -> str:
     """The student's sheet: the given matrices, and a blank to fill in for each step."""
-    from ..exercises import ANSWER_STEPS
+    from ..check import answer_steps
 
     w, language = _WORDS[lang], words(lang)
     names = Notation.build("matrix")
@@ -109,8 +109,8 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
     if p.mask_label == "causal":
         body.append(latex_message(w["causal"]))
     number = 0
-    for step_id in ANSWER_STEPS:
-        if step_id not in key.step_ids:
+    for step_id in answer_steps(key):
+        if step_id == "X":
             continue
         number += 1
         rows, cols = key.step(step_id).shape
