@@ -30,13 +30,15 @@ def derive(
     digits: int = 4,
     max_size: int | None = None,
     crosscheck: bool = True,
+    backward: bool = False,
 ) -> Derivation:
     """Derive every step of an attention problem exactly, then cross-check with NumPy.
 
     ``problem`` is a path to a TOML/JSON problem file, a dict of the same keys, or a
     :class:`Problem` from :func:`load`.  ``digits`` is how many decimal places the
     derivation will show (the values are computed with 50 more).  ``max_size`` lifts
-    the size limit of exact derivations.
+    the size limit of exact derivations.  ``backward`` appends the gradients of SPEC §5
+    (the problem gives ``dO`` or ``target``).
     """
     from . import crosscheck as cross
     from . import engine
@@ -44,6 +46,10 @@ def derive(
     if not isinstance(problem, Problem):
         problem = load(problem, max_size=max_size)
     derivation = engine.run(problem, digits=digits)
+    if backward:
+        from . import backward as backward_pass
+
+        derivation = backward_pass.extend(derivation)
     if crosscheck:
         derivation.crosscheck = cross.crosscheck(derivation)
     return derivation

@@ -75,6 +75,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     derive.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
     derive.add_argument(
+        "--backward",
+        action="store_true",
+        help="also derive the gradients, from dO or target in the problem (SPEC §5)",
+    )
+    derive.add_argument(
         "--heads-shown",
         metavar="HEADS",
         help="multi-head: the heads whose rows are written out, e.g. 1 or 1,3 (default: all)",
@@ -209,7 +214,7 @@ def _derive(args: argparse.Namespace) -> int:
 
     problem = load(path, max_size=args.max_size, source=source)
     rows = _parse_rows(args.rows, problem.n)
-    derivation = derive(problem, digits=args.digits)
+    derivation = derive(problem, digits=args.digits, backward=args.backward)
     heads_shown = None
     if args.heads_shown is not None:
         heads = _parse_rows(args.heads_shown, problem.heads, "--heads-shown", "heads")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .exact import Combination, ExpRatio, NegInf, Surd
-from .numeric import forward
+from .numeric import backward, forward
 
 if TYPE_CHECKING:
     from .steps import Derivation
@@ -69,7 +69,9 @@ def _evaluate(entry: Any, cache: dict[int, tuple[list[Decimal], Decimal]]) -> De
         return entry.evaluate(EVALUATION_DIGITS, cache)
     if isinstance(entry, Surd):
         return entry.to_decimal(EVALUATION_DIGITS)
-    raise TypeError(f"cannot evaluate {entry!r}")
+    import sympy  # the backward pass's closed forms
+
+    return Decimal(str(sympy.N(entry, EVALUATION_DIGITS)))
 
 
 def crosscheck(derivation: Derivation) -> Crosscheck | None:
@@ -82,6 +84,8 @@ def crosscheck(derivation: Derivation) -> Crosscheck | None:
     if derivation.problem.symbolic:
         return None
     floats = forward(derivation.problem)
+    if "dO" in derivation.step_ids:
+        backward(derivation.problem, floats)
     max_abs = max_rel = 0.0
     worst: tuple[str, tuple[int, int]] | None = None
     cache: dict[int, tuple[list[Decimal], Decimal]] = {}

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 if TYPE_CHECKING:
     from .spec import Matrix, Problem
 
-__all__ = ["forward"]
+__all__ = ["backward", "forward"]
 
 Array = NDArray[np.float64]
 
@@ -104,3 +104,50 @@ def _head(
     out[f"{prefix}weights"] = (weights, row_max)
     out[f"{prefix}output"] = (weights @ v, weights @ mv)
     return out[f"{prefix}output"]
+
+
+def backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
+    """Float64 gradients of SPEC §5, added to ``out`` (values, size of the terms)."""
+    a, ma = out["weights"]
+    v, mv = out["V"]
+    q, mq = out["Q"]
+    k, mk = out["K"]
+    o = out["output"][0]
+    if problem.dO is not None:
+        d_o = _floats(problem.dO)
+        md_o = np.abs(d_o)
+    else:
+        assert problem.target is not None
+        t = _floats(problem.target)
+        d_o, md_o = o - t, np.abs(o) + np.abs(t)
+    out["dO"] = (d_o, md_o)
+    out["dV"] = (a.T @ d_o, np.abs(a).T @ md_o)
+    da, mda = d_o @ v.T, md_o @ mv.T
+    out["dweights"] = (da, mda)
+    inner = np.sum(a * da, axis=1, keepdims=True)
+    ds = a * (da - inner)
+    mds = np.abs(a) * (mda + np.sum(np.abs(a) * mda, axis=1, keepdims=True))
+    if problem.scale is not None:
+        out["dscaled_scores"] = (ds, mds)
+        c = float(problem.scale)
+        ds, mds = ds / c, mds / c
+    out["dscores"] = (ds, mds)
+    out["dQ"] = (ds @ k, mds @ np.abs(k))
+    out["dK"] = (ds.T @ q, mds.T @ np.abs(q))
+    if problem.X is not None and problem.W_Q is not None:
+        assert problem.W_K is not None and problem.W_V is not None
+        x = _floats(problem.X)
+        kv = _floats(problem.memory) if problem.memory is not None else x
+        dq, mdq = out["dQ"]
+        dk, mdk = out["dK"]
+        dv, mdv = out["dV"]
+        out["dW_Q"] = (x.T @ dq, np.abs(x).T @ mdq)
+        out["dW_K"] = (kv.T @ dk, np.abs(kv).T @ mdk)
+        out["dW_V"] = (kv.T @ dv, np.abs(kv).T @ mdv)
+        wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
+        dx, mdx = dq @ wq.T, mdq @ np.abs(wq).T
+        if problem.memory is None:
+            dx = dx + dk @ wk.T + dv @ wv.T
+            mdx = mdx + mdk @ np.abs(wk).T + mdv @ np.abs(wv).T
+        out["dX"] = (dx, mdx)
+    del mq, mk, ma

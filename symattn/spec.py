@@ -63,13 +63,9 @@ KNOWN_KEYS = (
     "notation",
     "W_O",
     "pad_token",
+    "dO",
+    "target",
 )
-
-#: Keys of SPEC §2 and §5 that this version reads but cannot derive yet.
-NOT_YET = {
-    "dO": "the backward pass is not derived by this version yet",
-    "target": "the backward pass is not derived by this version yet",
-}
 
 
 @dataclass(frozen=True)
@@ -108,6 +104,8 @@ class Problem:
     notation: dict[str, str] = field(default_factory=dict)
     heads: int = 1
     W_O: Matrix | None = None
+    dO: Matrix | None = None
+    target: Matrix | None = None
 
     @property
     def n(self) -> int:
@@ -320,8 +318,6 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     unknown = [k for k in data if k not in KNOWN_KEYS]
     if unknown:
         key = unknown[0]
-        if key in NOT_YET:
-            raise SymattnError(f"{source}: {key}: {NOT_YET[key]}")
         lowered = {k.lower(): k for k in KNOWN_KEYS}
         close = difflib.get_close_matches(str(key).lower(), list(lowered), n=1, cutoff=0.6)
         hint = f" (did you mean {lowered[close[0]]!r}?)" if close else ""
@@ -333,7 +329,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         raise SymattnError(f"{source}: heads: expected a whole number 1 … 16, found {heads!r}")
     reader = _Reader(source)
     givens: dict[str, tuple[tuple[Monomial, ...], ...]] = {}
-    for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O"):
+    for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
         if key in data:
             givens[key] = reader.matrix(data, key)
 
@@ -389,6 +385,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
 
     shapes = _check_shapes(givens, source, bool(direct))
     _split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q")
+    _check_upstream(shapes, givens, source)
     limit = max_size or (DEFAULT_MAX_SYMBOLIC_SIZE if reader.symbolic else DEFAULT_MAX_SIZE)
     for dim in ("n", "m", "d_model", "d_k", "d_v"):
         if dim in shapes and shapes[dim] > limit:
@@ -461,6 +458,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         notation=dict(notation),
         heads=heads,
         W_O=matrices.get("W_O"),
+        dO=matrices.get("dO"),
+        target=matrices.get("target"),
     )
 
 
@@ -485,6 +484,20 @@ def _split_heads(
                 "concat W_O needs one row of W_O per column"
             )
         shapes["d_out"] = cols
+
+
+def _check_upstream(shapes: dict[str, int], givens: Mapping[str, Any], source: str) -> None:
+    """``dO`` or ``target`` (SPEC §5): n × d_v, or n × d_out with W_O."""
+    if "dO" in givens and "target" in givens:
+        raise SymattnError(f"{source}: give dO or target for the backward pass, not both")
+    width = shapes.get("d_out", shapes["d_v"] * shapes.get("heads", 1))
+    for key in ("dO", "target"):
+        if key in givens and _shape(givens[key]) != (shapes["n"], width):
+            rows, cols = _shape(givens[key])
+            raise SymattnError(
+                f"{source}: {key} has shape {rows} × {cols} but the output is "
+                f"{shapes['n']} × {width}; {key} needs one entry per output entry"
+            )
 
 
 def _check_shapes(

@@ -36,6 +36,7 @@ __all__ = [
     "DotEntry",
     "EntryFormula",
     "GivenEntry",
+    "JacobianEntry",
     "LookupEntry",
     "MaskEntry",
     "Product",
@@ -58,6 +59,17 @@ STEP_TITLES = {
     "weights": "Attention weights",
     "output": "Output",
     "concat": "Concatenated heads",
+    "dO": "Upstream gradient",
+    "dV": "Gradient of the values",
+    "dweights": "Gradient of the weights",
+    "dscaled_scores": "Through the softmax",
+    "dscores": "Gradient of the scores",
+    "dQ": "Gradient of the queries",
+    "dK": "Gradient of the keys",
+    "dW_Q": "Gradient of W_Q",
+    "dW_K": "Gradient of W_K",
+    "dW_V": "Gradient of W_V",
+    "dX": "Gradient of the embeddings",
 }
 
 
@@ -137,6 +149,21 @@ class SoftmaxEntry:
 
 
 @dataclass(frozen=True)
+class JacobianEntry:
+    """``target = a_j (g_j − Σ_k a_k g_k)``: row i of the softmax Jacobian applied to g.
+
+    ``weights`` and ``upstream`` are the row's entries (a_k and g_k = dL/da_k); the Jacobian
+    of the softmax is diag(a) − a aᵀ.
+    """
+
+    target: Ref
+    weights: tuple[tuple[Ref, Any], ...]
+    upstream: tuple[tuple[Ref, Any], ...]
+    column: int
+    value: Any
+
+
+@dataclass(frozen=True)
 class LookupEntry:
     """``target`` copied from row ``token_id`` of the embedding."""
 
@@ -154,7 +181,9 @@ class GivenEntry:
     value: Any
 
 
-EntryFormula = Union[DotEntry, ScaleEntry, MaskEntry, SoftmaxEntry, LookupEntry, GivenEntry]
+EntryFormula = Union[
+    DotEntry, ScaleEntry, MaskEntry, SoftmaxEntry, JacobianEntry, LookupEntry, GivenEntry
+]
 
 
 @dataclass(frozen=True)
@@ -179,6 +208,7 @@ class Step:
     _decimals: dict[tuple[int, int, int], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
+    transpose_left: bool = False
 
     @property
     def title(self) -> str:
@@ -306,17 +336,32 @@ class Derivation:
             raise SymattnError(f"{step_id} has shape {rows} × {cols}; no entry ({i + 1}, {j + 1})")
         target = Ref(step.id, i, j)
         value = step.exact[i][j]
-        if step.kind == "product":
-            left_name, right_name = step.operands
-            left, right = self.matrices[left_name], self.matrices[right_name]
-            width = len(left[0])
+        if step.kind in ("product", "product_sum"):
             terms = []
-            for k in range(width):
-                r_ref = Ref(right_name, j, k) if step.transpose_right else Ref(right_name, k, j)
-                terms.append(
-                    Product(Ref(left_name, i, k), r_ref, left[i][k], right[r_ref.row][r_ref.col])
-                )
+            pairs = zip(step.operands[::2], step.operands[1::2])
+            for left_name, right_name in pairs:  # one pair, or several for a sum of products
+                left, right = self.matrices[left_name], self.matrices[right_name]
+                width = len(left) if step.transpose_left else len(left[0])
+                for k in range(width):
+                    l_ref = Ref(left_name, k, i) if step.transpose_left else Ref(left_name, i, k)
+                    r_ref = Ref(right_name, j, k) if step.transpose_right else Ref(right_name, k, j)
+                    terms.append(
+                        Product(
+                            l_ref, r_ref, left[l_ref.row][l_ref.col], right[r_ref.row][r_ref.col]
+                        )
+                    )
             return DotEntry(target, tuple(terms), value)
+        if step.kind == "jacobian":
+            weights_id, upstream_id = step.operands
+            a_row = self.matrices[weights_id][i]
+            g_row = self.matrices[upstream_id][i]
+            return JacobianEntry(
+                target,
+                tuple((Ref(weights_id, i, k), a) for k, a in enumerate(a_row)),
+                tuple((Ref(upstream_id, i, k), g) for k, g in enumerate(g_row)),
+                j,
+                value,
+            )
         if step.kind == "scale":
             (src,) = step.operands
             return ScaleEntry(

@@ -10,7 +10,17 @@ from ..errors import SymattnError
 __all__ = ["example_names", "example_path", "list_examples"]
 
 #: Display order of the bundled examples.
-ORDER = ("seed", "apple", "lecture4", "symbolic", "causal", "cross", "padding", "multihead")
+ORDER = (
+    "seed",
+    "apple",
+    "lecture4",
+    "symbolic",
+    "causal",
+    "cross",
+    "padding",
+    "multihead",
+    "backward",
+)
 
 
 def _folder() -> Path:
