@@ -58,6 +58,16 @@ _MATRICES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
+_GRADIENTS = {
+    "dO": ("o", "O"), "dV": ("v", "V"), "dweights": ("a", "A"), "dscaled_scores": ("s'", "S'"),
+    "dscores": ("s", "S"), "dQ": ("q", "Q"), "dK": ("k", "K"), "dW_Q": ("w^{Q}", "W^{Q}"),
+    "dW_K": ("w^{K}", "W^{K}"), "dW_V": ("w^{V}", "W^{V}"), "dX": ("x", "X"),
+}  # fmt: skip
+for _preset in ("matrix", "token"):
+    for _name, (_letter, _matrix) in _GRADIENTS.items():
+        _LETTERS[_preset][_name] = rf"\mathrm{{d}}{_letter}"
+        _MATRICES[_preset][_name] = rf"\mathrm{{d}}{_matrix}"
+
 #: What a renamed letter may be: a letter or a LaTeX command, with optional primes.
 _SAFE_LETTER = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)'{0,2}")
 
@@ -166,6 +176,17 @@ _EN = Words(
         "X": "Embedding lookup",
         "X_given": "Token embeddings",
         "concat": "Concatenate the heads",
+        "dO": "Backward: the upstream gradient",
+        "dV": "Gradient of the values",
+        "dweights": "Gradient of the weights",
+        "dscaled_scores": "Through the softmax (its Jacobian)",
+        "dscores": "Gradient of the scores",
+        "dQ": "Gradient of the queries",
+        "dK": "Gradient of the keys",
+        "dW_Q": "Gradient of W_Q",
+        "dW_K": "Gradient of W_K",
+        "dW_V": "Gradient of W_V",
+        "dX": "Gradient of the embeddings",
         "projection": "Output projection",
         "Q": "Queries",
         "K": "Keys",
@@ -206,6 +227,7 @@ _EN = Words(
         "symbolic_check": "Symbolic problem: there are no numbers to cross-check.",
         "masked_weight": "masked: exactly zero",
         "values_in_matrix": "values:",
+        "jacobian": "The Jacobian of the softmax of this row:",
     },
 )
 
@@ -217,6 +239,17 @@ _ZH = Words(
         "X": "查嵌入表",
         "X_given": "词向量",
         "concat": "拼接各个头的输出",
+        "dO": "反向传播：上游梯度",
+        "dV": "值向量的梯度",
+        "dweights": "注意力权重的梯度",
+        "dscaled_scores": "经过 softmax（雅可比矩阵）",
+        "dscores": "注意力分数的梯度",
+        "dQ": "查询向量的梯度",
+        "dK": "键向量的梯度",
+        "dW_Q": "W_Q 的梯度",
+        "dW_K": "W_K 的梯度",
+        "dW_V": "W_V 的梯度",
+        "dX": "词向量的梯度",
         "projection": "输出投影",
         "Q": "计算查询向量",
         "K": "计算键向量",
@@ -256,6 +289,7 @@ _ZH = Words(
         "symbolic_check": "这是符号问题：没有数值可供交叉验证。",
         "masked_weight": "被掩码：恰为 0",
         "values_in_matrix": "数值：",
+        "jacobian": "这一行 softmax 的雅可比矩阵：",
     },
 )
 

@@ -15,6 +15,12 @@ from symattn.examples import example_names
 from .helpers import GOLDEN, REGEN, normalise_json, normalise_text, run_cli
 
 EXAMPLES = example_names()
+#: Examples whose derivation includes the backward pass.
+BACKWARD = {"backward"}
+
+
+def _flags(name: str) -> list[str]:
+    return ["--backward"] if name in BACKWARD else []
 
 
 DOCUMENTS = [
@@ -35,7 +41,9 @@ def test_every_bundled_example_has_golden_files() -> None:
 @pytest.mark.parametrize(("name", "lang", "ext"), DOCUMENTS)
 def test_document_golden(name: str, lang: str, ext: str) -> None:
     fmt = "tex" if ext == "tex" else "markdown"
-    status, out, err = run_cli(["derive", "--example", name, "--format", fmt, "--lang", lang])
+    status, out, err = run_cli(
+        ["derive", "--example", name, "--format", fmt, "--lang", lang, *_flags(name)]
+    )
     assert status == 0, err
     path = GOLDEN / f"{name}.{lang}.{ext}"
     if REGEN:
@@ -55,7 +63,7 @@ def test_token_notation_golden() -> None:
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_text_golden(name: str) -> None:
-    status, out, err = run_cli(["derive", "--example", name])
+    status, out, err = run_cli(["derive", "--example", name, *_flags(name)])
     assert status == 0, err
     path = GOLDEN / f"{name}.txt"
     if REGEN:
@@ -65,7 +73,7 @@ def test_text_golden(name: str) -> None:
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_json_golden(name: str) -> None:
-    status, out, err = run_cli(["derive", "--example", name, "--format", "json"])
+    status, out, err = run_cli(["derive", "--example", name, "--format", "json", *_flags(name)])
     assert status == 0, err
     path = GOLDEN / f"{name}.json"
     if REGEN:

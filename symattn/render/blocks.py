@@ -21,12 +21,14 @@ from ..notation import Notation, Words
 from ..steps import (
     Derivation,
     DotEntry,
+    JacobianEntry,
     MaskEntry,
     ScaleEntry,
     SoftmaxEntry,
     Step,
     split_id,
 )
+from .text import jacobian
 
 __all__ = [
     "Block",
@@ -377,10 +379,20 @@ class _Walk:
 
     def general(self, step: Step) -> str:
         n = self.notation
-        if step.kind == "product":
-            left, right = step.operands
-            t = r"^{\top}" if step.transpose_right else ""
-            return f"{n.matrix(step.id)} = {n.matrix(left)} {n.matrix(right)}{t}"
+        if step.kind in ("product", "product_sum"):
+            pairs = zip(step.operands[::2], step.operands[1::2])
+            terms = [
+                f"{_t(n.matrix(left), step.transpose_left)} "
+                f"{_t(n.matrix(right), step.transpose_right)}"
+                for left, right in pairs
+            ]
+            return f"{n.matrix(step.id)} = " + " + ".join(terms)
+        if step.kind == "jacobian":
+            a_i, g_i = n.row(step.operands[0], "i"), n.row(step.operands[1], "i")
+            return (
+                rf"{n.row(step.id, 'i')} = \left(\mathrm{{diag}}({a_i}) - {a_i} {a_i}^{{\top}}"
+                rf"\right) {g_i}"
+            )
         if step.kind == "scale":
             src = step.operands[0]
             c = r"\sqrt{d_k}" if self.d.problem.scale_label == "sqrt(d_k)" else "c"
@@ -509,6 +521,55 @@ class _Walk:
         self.say(("text", self.words("given_matrix")))
         self._matrix(step)
 
+    def _jacobian(self, step: Step) -> None:
+        self.say(("text", self.words("general")))
+        self.show([self.general(step)])
+        weights_id = step.operands[0]
+        for i in self._expanded(step):
+            self._row_heading(step, i)
+            matrix = jacobian(self.d.step(weights_id), i)
+            if matrix is not None:
+                self.say(("text", self.words("jacobian")))
+                cells = r" \\ ".join(
+                    " & ".join(round_half_away(x, self.digits) for x in row) for row in matrix
+                )
+                self.show([rf"J_{{{i + 1}}} &\approx \begin{{bmatrix}} {cells} \end{{bmatrix}}"])
+            lines: list[str] = []
+            for j in self._entries(step, i):
+                f = self.d.entry(step.id, i, j)
+                assert isinstance(f, JacobianEntry)
+                a, g = f.weights[f.column], f.upstream[f.column]
+                inner = [
+                    f"{self.e(r.matrix, r.row, r.col)} {self.e(h.matrix, h.row, h.col)}"
+                    for (r, _), (h, _) in zip(f.weights, f.upstream)
+                ]
+                names = (
+                    rf"{self.e(a[0].matrix, i, j)} \left({self.e(g[0].matrix, i, j)} - "
+                    rf"\left({' + '.join(inner)}\right)\right)"
+                )
+                rhs: Rhs = [("=", names)]
+                if not self.d.problem.symbolic:
+                    nums = [
+                        f"{self._number(x)} \\cdot {self._number(y)}"
+                        for (_, x), (_, y) in zip(f.weights, f.upstream)
+                    ]
+                    rhs.append(
+                        (
+                            "=",
+                            rf"{self._number(a[1])} \left({self._number(g[1])} - "
+                            rf"\left({' + '.join(nums)}\right)\right)",
+                        )
+                    )
+                lines.extend(
+                    _merge_value(chain(self.e(step.id, i, j), rhs), self._value(step, i, j))
+                )
+            self.show(lines)
+            self._more(step)
+        self._all_rows(step)
+
+    def _product_sum(self, step: Step) -> None:
+        self._product(step)
+
     def _concat(self, step: Step) -> None:
         parts = ", ".join(self.m(o) for o in step.operands)
         self.say(("text", self.words("general")))
@@ -563,7 +624,7 @@ class _Walk:
                     if _is_weighted_sum(step):
                         numbers = [
                             f"{self.e(t.left.matrix, i, t.left.col)} \\cdot "
-                            f"{_factor(latex_value(t.right_value))}"
+                            f"{self._number(t.right_value)}"
                             for t in f.terms
                         ]
                     else:
@@ -580,9 +641,20 @@ class _Walk:
         self._all_rows(step)
 
     def _number(self, value: Any) -> str:
-        """A substituted value: exact, or the decimal of a closed form (a head's output)."""
-        if isinstance(value, (ExpRatio, Combination)) and rational_value(value) is None:
-            return round_half_away(value.to_decimal(30), self.digits)
+        """A substituted value: exact, or the decimal of a closed form (a head's output, a
+        weight in the backward pass, a gradient)."""
+        exact = rational_value(value)
+        if exact is not None and not isinstance(value, Surd):
+            return _factor(_fraction(exact, inline=False))
+        if isinstance(value, (ExpRatio, Combination)) and exact is None:
+            return _factor(round_half_away(value.to_decimal(30), self.digits))
+        if not isinstance(value, (Surd, NegInf)) and not getattr(value, "free_symbols", True):
+            text = latex_value(value)
+            if width(text) > 12:
+                import sympy
+
+                return _factor(round_half_away(Decimal(str(sympy.N(value, 30))), self.digits))
+            return _factor(text)
         return _factor(latex_value(value))
 
     def _value(self, step: Step, i: int, j: int) -> str:
@@ -600,7 +672,10 @@ class _Walk:
             closed = latex_value(entry)
             tail = _approx(step, i, j, self.digits)
             return f"= {closed} {tail}" if width(closed) <= LINE_BUDGET - 16 else tail
-        return f"= {latex_value(entry)} {_approx(step, i, j, self.digits)}".rstrip()
+        text = latex_value(entry)
+        if width(text) > LINE_BUDGET - 16:
+            return _approx(step, i, j, self.digits)
+        return f"= {text} {_approx(step, i, j, self.digits)}".rstrip()
 
     def _weighted_sum(self, step: Step, i: int) -> None:
         weights, v = self.d.step(step.operands[0]), self.d.step(step.operands[1])
@@ -636,7 +711,7 @@ class _Walk:
                 rhs: Rhs = [("=", rf"\frac{{{src}}}{{{c}}}")]
                 if not self.d.problem.symbolic:
                     quotient = (
-                        rf"\frac{{{latex_value(f.source_value)}}}{{{latex_value(f.divisor)}}}"
+                        rf"\frac{{{self._number(f.source_value)}}}{{{latex_value(f.divisor)}}}"
                     )
                     rhs.append(("=", quotient))
                 lines.extend(
@@ -758,9 +833,20 @@ def build_blocks(
     return walk.run()
 
 
+def _t(name: str, transposed: bool) -> str:
+    """``K^{\\top}``; a name with its own superscript is braced first: ``{W^{Q}}^{\\top}``."""
+    if not transposed:
+        return name
+    return f"{{{name}}}^{{\\top}}" if "^" in name else f"{name}^{{\\top}}"
+
+
 def _is_weighted_sum(step: Step) -> bool:
     """The step b_i = Σ_j a_ij v_j (of the single head, or of one head)."""
-    return step.kind == "product" and split_id(step.operands[0])[1] == "weights"
+    return (
+        step.kind == "product"
+        and not step.transpose_left
+        and split_id(step.operands[0])[1] == "weights"
+    )
 
 
 def step_blocks(

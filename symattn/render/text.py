@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from decimal import Decimal
 from typing import Any
 
 from ..exact import Combination, ExpRatio, NegInf, Surd, rational_value, round_half_away
@@ -18,6 +19,7 @@ from ..steps import (
     DotEntry,
     EntryFormula,
     GivenEntry,
+    JacobianEntry,
     LookupEntry,
     MaskEntry,
     Ref,
@@ -57,6 +59,17 @@ ENTRY_NAMES = {
     "tokens": "id",
     "concat": "c",
     "W_O": "wo",
+    "dO": "do",
+    "dV": "dv",
+    "dweights": "da",
+    "dscaled_scores": "ds′",
+    "dscores": "ds",
+    "dQ": "dq",
+    "dK": "dk",
+    "dW_Q": "dwq",
+    "dW_K": "dwk",
+    "dW_V": "dwv",
+    "dX": "dx",
 }
 
 
@@ -76,9 +89,19 @@ def ref_name(ref: Ref) -> str:
 
 
 def _number(value: Any, digits: int) -> str:
-    """A substituted value: exact when short, else its decimal (a head's output in W_O)."""
-    if isinstance(value, (ExpRatio, Combination)) and rational_value(value) is None:
-        return round_half_away(value.to_decimal(30), digits)
+    """A substituted value: exact when short, else its decimal (a closed form)."""
+    exact = rational_value(value)
+    if exact is not None and not isinstance(value, Surd):
+        return _paren(str(exact))
+    if isinstance(value, (ExpRatio, Combination)) and exact is None:
+        return _paren(round_half_away(value.to_decimal(30), digits))
+    if not isinstance(value, (Surd, NegInf)) and not getattr(value, "free_symbols", True):
+        text = pretty(value)  # a SymPy number (the backward pass): long forms as decimals
+        if len(text) > 12:
+            import sympy
+
+            return _paren(round_half_away(Decimal(str(sympy.N(value, 30))), digits))
+        return _paren(text)
     return _paren(pretty(value))
 
 
@@ -160,7 +183,7 @@ def entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str:
         symbols = _elide([f"{ref_name(t.left)}·{ref_name(t.right)}" for t in f.terms])
         if _is_weighted_sum(step):
             numbers = _elide(
-                [f"{ref_name(t.left)}·{_paren(pretty(t.right_value))}" for t in f.terms]
+                [f"{ref_name(t.left)}·{_number(t.right_value, digits)}" for t in f.terms]
             )
         else:
             numbers = _elide(
@@ -173,14 +196,15 @@ def entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str:
         if split_id(step.id)[1] == "scores":
             q, k = (ref_name(Ref(m, 0, 0))[: -len(sub(0, 0))] for m in step.operands)
             head += f"{q}{sub(i)} · {k}{sub(j)} = "
-        if isinstance(f.value, Combination):  # a sum of closed forms: its decimal says it
+        if isinstance(f.value, Combination) or len(value) > 40:  # its decimal says it
             return f"{head}{' + '.join(symbols)} = {' + '.join(numbers)}{tail}"
         return f"{head}{' + '.join(symbols)} = {' + '.join(numbers)} = {value}{tail}"
     if isinstance(f, ScaleEntry):
         label = "√d_k" if f.divisor_label == "sqrt(d_k)" else "c"
+        shown = f" = {value}" if len(value) <= 40 else ""
         return (
-            f"{name} = {ref_name(f.source)} / {label} = {_paren(pretty(f.source_value))} / "
-            f"{_paren(pretty(f.divisor))} = {value}{tail}"
+            f"{name} = {ref_name(f.source)} / {label} = {_number(f.source_value, digits)} / "
+            f"{_paren(pretty(f.divisor))}{shown}{tail}"
         )
     if isinstance(f, MaskEntry):
         if not f.allowed:
@@ -197,7 +221,28 @@ def entry_line(d: _Derivation, f: EntryFormula, step: Step, digits: int) -> str:
             f"{name} = exp({ref_name(f.numerator)}) / ({den_sym}) = "
             f"{_pretty_exp(num_value)} / ({den_num}){exact}{tail}"
         )
+    if isinstance(f, JacobianEntry):
+        a_i, g_i = f.weights[f.column], f.upstream[f.column]
+        inner_sym = " + ".join(
+            _elide(
+                [f"{ref_name(r)}·{ref_name(g)}" for (r, _), (g, _) in zip(f.weights, f.upstream)]
+            )
+        )
+        inner_num = " + ".join(
+            _elide(
+                [
+                    f"{_number(a, digits)}·{_number(g, digits)}"
+                    for (_, a), (_, g) in zip(f.weights, f.upstream)
+                ]
+            )
+        )
+        return (
+            f"{name} = {ref_name(a_i[0])}·({ref_name(g_i[0])} − ({inner_sym})) = "
+            f"{_number(a_i[1], digits)}·({_number(g_i[1], digits)} − ({inner_num})){tail}"
+        )
     if isinstance(f, (LookupEntry, GivenEntry)):
+        if len(value) > 40:
+            return f"{name}{tail}"
         return f"{name} = {value}{tail}"
     raise TypeError(f"no text form for {type(f).__name__}")
 
@@ -332,6 +377,8 @@ def _step_lines(d: _Derivation, step: Step, rows: list[int], digits: int) -> lis
             )
         if _is_weighted_sum(step):
             out.append("    " + _output_vector(d, step, i, digits))
+        if step.kind == "jacobian":
+            out.extend(_jacobian_lines(d.step(step.operands[0]), i, digits))
     out.extend(_matrix_lines(step, digits))
     if split_id(step.id)[1] == "weights" and not d.problem.symbolic:
         out.extend(heatmap_lines(step))
@@ -371,9 +418,35 @@ def heatmap_lines(step: Step, indent: str = "  ") -> list[str]:
     return out
 
 
+def jacobian(weights: Step, i: int) -> list[list[Decimal]] | None:
+    """J = diag(a_i) − a_i a_iᵀ of row i, from the weights' values (None when symbolic)."""
+    row = weights.values[i]
+    if any(a is None for a in row):
+        return None
+    a = [x for x in row if x is not None]
+    return [
+        [(x if j == k else Decimal(0)) - x * y for k, y in enumerate(a)] for j, x in enumerate(a)
+    ]
+
+
+def _jacobian_lines(weights: Step, i: int, digits: int) -> list[str]:
+    matrix = jacobian(weights, i)
+    if matrix is None:
+        return []
+    cells = [[round_half_away(x, digits) for x in row] for row in matrix]
+    widths = [max(len(r[c]) for r in cells) for c in range(len(cells[0]))]
+    out = [f"    J{sub(i)} = diag(a{sub(i)}) − a{sub(i)} a{sub(i)}ᵀ ≈"]
+    out += ["      [ " + "  ".join(c.rjust(w) for c, w in zip(r, widths)) + " ]" for r in cells]
+    return out
+
+
 def _is_weighted_sum(step: Step) -> bool:
     """The step b_i = Σ_j a_ij v_j (of the single head, or of one head)."""
-    return step.kind == "product" and split_id(step.operands[0])[1] == "weights"
+    return (
+        step.kind == "product"
+        and not step.transpose_left
+        and split_id(step.operands[0])[1] == "weights"
+    )
 
 
 def _output_vector(d: _Derivation, step: Step, i: int, digits: int) -> str:
