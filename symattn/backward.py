@@ -226,14 +226,15 @@ def _backward(
         rows=tokens,
     )
     if scaled:
-        c_sym = p.scale.to_sympy()
-        c_val = p.scale.to_decimal(d.precision)
+        symbolic_scale = not isinstance(p.scale, Surd)
+        c_sym = p.scale if symbolic_scale else p.scale.to_sympy()
+        c_val = None if symbolic_scale else p.scale.to_decimal(d.precision)
         ds = add(
             "dscores",
             "dS = dS' / √d_k" if p.scale_label == "sqrt(d_k)" else "dS = dS' / c",
             "scale",
             [[x / c_sym for x in row] for row in ds[0]],
-            [[None if x is None else x / c_val for x in row] for row in ds[1]],
+            [[None if x is None or c_val is None else x / c_val for x in row] for row in ds[1]],
             ("dscaled_scores",),
             rows=tokens,
         )

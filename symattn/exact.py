@@ -503,6 +503,8 @@ def rational_value(value: object) -> Fraction | None:
         value = value.closed_value()
     if isinstance(value, Surd) and value.is_rational:
         return value.as_fraction()
+    if getattr(value, "is_Rational", False):  # a SymPy number (the backward pass)
+        return Fraction(int(value.p), int(value.q))  # type: ignore[attr-defined]
     return None
 
 

@@ -118,8 +118,9 @@ class Notation:
         """The vector of row ``i`` (0-based, or a letter such as "i"): q_1 or q^1."""
         body, primes = self._base(mid)
         head = _head(_split(mid)[0])
-        if self.preset == "token":
-            return f"{head}{body}{primes}^{{{_index(i)}}}"
+        if self.preset == "token":  # a prime is a superscript too: brace it first
+            base = f"{{{body}{primes}}}" if primes else body
+            return f"{head}{base}^{{{_index(i)}}}"
         return f"{head}{body}{primes}_{{{_index(i)}}}"
 
     def entry(self, mid: str, i: int | str, j: int | str) -> str:
@@ -128,7 +129,8 @@ class Notation:
         head_number, base = _split(mid)
         head = _head(head_number)
         if self.preset == "token" and base in VECTOR_ROWS:
-            return f"{head}{body}{primes}^{{{_index(i)}}}_{{{_index(j)}}}"
+            core = f"{{{body}{primes}}}" if primes else body
+            return f"{head}{core}^{{{_index(i)}}}_{{{_index(j)}}}"
         return f"{head}{body}{primes}_{{{_index(i)},{_index(j)}}}"
 
 

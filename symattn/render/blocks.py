@@ -390,7 +390,7 @@ class _Walk:
         if step.kind == "jacobian":
             a_i, g_i = n.row(step.operands[0], "i"), n.row(step.operands[1], "i")
             return (
-                rf"{n.row(step.id, 'i')} = \left(\mathrm{{diag}}({a_i}) - {a_i} {a_i}^{{\top}}"
+                rf"{n.row(step.id, 'i')} = \left(\mathrm{{diag}}({a_i}) - {a_i} {_t(a_i, True)}"
                 rf"\right) {g_i}"
             )
         if step.kind == "scale":
