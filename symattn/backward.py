@@ -79,6 +79,12 @@ def _unknown(rows: int, cols: int) -> DecMatrix:
     return [[None] * cols for _ in range(rows)]
 
 
+def _surd_dec(matrix: Any, precision: int) -> DecMatrix:
+    return [
+        [e.to_decimal(precision) if isinstance(e, Surd) else None for e in row] for row in matrix
+    ]
+
+
 def _dec(values: Values) -> DecMatrix:
     return [list(row) for row in values]
 
@@ -90,11 +96,6 @@ def _values(matrix: DecMatrix) -> Values:
 def extend(derivation: Derivation) -> Derivation:
     """The derivation with the backward steps of SPEC §5 appended."""
     d, p = derivation, derivation.problem
-    if p.heads != 1 or p.W_O is not None:
-        raise SymattnError(
-            f"{p.source}: --backward: multi-head problems are not derived backward in this "
-            "version; use heads = 1 without W_O"
-        )
     if p.dO is None and p.target is None:
         raise SymattnError(
             f"{p.source}: --backward needs an upstream gradient: give dO (n × d_v), or a "
@@ -155,10 +156,6 @@ def _backward(
         matrices[step_id] = frozen
         return exact, values
 
-    a_sym, a_val = _sym(d.step("weights").exact), _dec(d.step("weights").values)
-    v_sym, v_val = _sym(d.step("V").exact), _dec(d.step("V").values)
-    q_sym, q_val = _sym(d.step("Q").exact), _dec(d.step("Q").values)
-    k_sym, k_val = _sym(d.step("K").exact), _dec(d.step("K").values)
     if p.dO is not None:
         do_sym = _sym(p.dO)
         do_val: DecMatrix = [
@@ -180,118 +177,165 @@ def _backward(
         ]
         formula = "dO = O − T (L = ½‖O − T‖²)"
     add("dO", formula, "given", do_sym, do_val, rows=tokens)
-    dv = add(
-        "dV",
-        "dV = Aᵀ dO",
-        "product",
-        _mm_sym(_t(a_sym), do_sym),
-        _mm_dec(_t(a_val), do_val),
-        ("weights", "dO"),
-        left_t=True,
-        rows=kv_tokens,
-    )
-    da = add(
-        "dweights",
-        "dA = dO Vᵀ",
-        "product",
-        _mm_sym(do_sym, _t(v_sym)),
-        _mm_dec(do_val, _t(v_val)),
-        ("dO", "V"),
-        right_t=True,
-        rows=tokens,
-    )
-    # the softmax Jacobian, row by row: dS'_ij = a_ij (dA_ij − Σ_k a_ik dA_ik)
-    js_sym: SymMatrix = []
-    js_val: DecMatrix = []
-    for a_row, g_row, av, gv in zip(a_sym, da[0], a_val, da[1]):
-        inner = sympy.Add(*(a * g for a, g in zip(a_row, g_row)))
-        js_sym.append(
-            [a * (g - inner) if a != 0 else sympy.Integer(0) for a, g in zip(a_row, g_row)]
-        )
-        known = [(x, y) for x, y in zip(av, gv) if x is not None and y is not None]
-        if len(known) < len(av):
-            js_val.append([None] * len(av))
-        else:
-            total = sum((x * y for x, y in known), Decimal(0))
-            js_val.append([x * (y - total) for x, y in known])
-    scaled = p.scale is not None
-    first = "dscaled_scores" if scaled else "dscores"
-    ds = add(
-        first,
-        "dS'_i = (diag(a_i) − a_i a_iᵀ) dA_i",
-        "jacobian",
-        js_sym,
-        js_val,
-        ("weights", "dweights"),
-        rows=tokens,
-    )
-    if scaled:
-        symbolic_scale = not isinstance(p.scale, Surd)
-        c_sym = p.scale if symbolic_scale else p.scale.to_sympy()
-        c_val = None if symbolic_scale else p.scale.to_decimal(d.precision)
-        ds = add(
-            "dscores",
-            "dS = dS' / √d_k" if p.scale_label == "sqrt(d_k)" else "dS = dS' / c",
-            "scale",
-            [[x / c_sym for x in row] for row in ds[0]],
-            [[None if x is None or c_val is None else x / c_val for x in row] for row in ds[1]],
-            ("dscaled_scores",),
-            rows=tokens,
-        )
-    dq = add(
-        "dQ",
-        "dQ = dS K",
-        "product",
-        _mm_sym(ds[0], k_sym),
-        _mm_dec(ds[1], k_val),
-        ("dscores", "K"),
-        rows=tokens,
-    )
-    dk = add(
-        "dK",
-        "dK = dSᵀ Q",
-        "product",
-        _mm_sym(_t(ds[0]), q_sym),
-        _mm_dec(_t(ds[1]), q_val),
-        ("dscores", "Q"),
-        left_t=True,
-        rows=kv_tokens,
-    )
-    if p.X is not None and p.W_Q is not None and p.W_K is not None and p.W_V is not None:
+    xw = p.X is not None and p.W_Q is not None and p.W_K is not None and p.W_V is not None
+    if xw:
         x_sym, x_val = _sym(p.X), _dec(d.step("X").values)
         kv_name = "memory" if p.memory is not None else "X"
         kv_sym = _sym(p.memory) if p.memory is not None else x_sym
-        kv_val = (
-            [
-                [e.to_decimal(d.precision) if isinstance(e, Surd) else None for e in row]
-                for row in p.memory
-            ]
-            if p.memory is not None
-            else x_val
+        kv_val = _surd_dec(p.memory, d.precision) if p.memory is not None else x_val
+
+    def head(prefix: str, do_id: str, do_sym: SymMatrix, do_val: DecMatrix) -> list[Any]:
+        """One head's gradients (ids prefixed); returns its (dQ, W_Q), … pairs for dX."""
+        a_sym, a_val = (
+            _sym(d.step(f"{prefix}weights").exact),
+            _dec(d.step(f"{prefix}weights").values),
         )
+        v_sym, v_val = _sym(d.step(f"{prefix}V").exact), _dec(d.step(f"{prefix}V").values)
+        q_sym, q_val = _sym(d.step(f"{prefix}Q").exact), _dec(d.step(f"{prefix}Q").values)
+        k_sym, k_val = _sym(d.step(f"{prefix}K").exact), _dec(d.step(f"{prefix}K").values)
+        dv = add(
+            f"{prefix}dV",
+            "dV = Aᵀ dO",
+            "product",
+            _mm_sym(_t(a_sym), do_sym),
+            _mm_dec(_t(a_val), do_val),
+            (f"{prefix}weights", do_id),
+            left_t=True,
+            rows=kv_tokens,
+        )
+        da = add(
+            f"{prefix}dweights",
+            "dA = dO Vᵀ",
+            "product",
+            _mm_sym(do_sym, _t(v_sym)),
+            _mm_dec(do_val, _t(v_val)),
+            (do_id, f"{prefix}V"),
+            right_t=True,
+            rows=tokens,
+        )
+        # the softmax Jacobian, row by row: dS'_ij = a_ij (dA_ij − Σ_k a_ik dA_ik)
+        js_sym: SymMatrix = []
+        js_val: DecMatrix = []
+        for a_row, g_row, av, gv in zip(a_sym, da[0], a_val, da[1]):
+            inner = sympy.Add(*(a * g for a, g in zip(a_row, g_row)))
+            js_sym.append(
+                [a * (g - inner) if a != 0 else sympy.Integer(0) for a, g in zip(a_row, g_row)]
+            )
+            known = [(x, y) for x, y in zip(av, gv) if x is not None and y is not None]
+            if len(known) < len(av):
+                js_val.append([None] * len(av))
+            else:
+                total = sum((x * y for x, y in known), Decimal(0))
+                js_val.append([x * (y - total) for x, y in known])
+        scaled = p.scale is not None
+        first = f"{prefix}dscaled_scores" if scaled else f"{prefix}dscores"
+        ds = add(
+            first,
+            "dS'_i = (diag(a_i) − a_i a_iᵀ) dA_i",
+            "jacobian",
+            js_sym,
+            js_val,
+            (f"{prefix}weights", f"{prefix}dweights"),
+            rows=tokens,
+        )
+        if scaled:
+            symbolic_scale = not isinstance(p.scale, Surd)
+            c_sym = p.scale if symbolic_scale else p.scale.to_sympy()
+            c_val = None if symbolic_scale else p.scale.to_decimal(d.precision)
+            ds = add(
+                f"{prefix}dscores",
+                "dS = dS' / √d_k" if p.scale_label == "sqrt(d_k)" else "dS = dS' / c",
+                "scale",
+                [[x / c_sym for x in row] for row in ds[0]],
+                [[None if x is None or c_val is None else x / c_val for x in row] for row in ds[1]],
+                (f"{prefix}dscaled_scores",),
+                rows=tokens,
+            )
+        dq = add(
+            f"{prefix}dQ",
+            "dQ = dS K",
+            "product",
+            _mm_sym(ds[0], k_sym),
+            _mm_dec(ds[1], k_val),
+            (f"{prefix}dscores", f"{prefix}K"),
+            rows=tokens,
+        )
+        dk = add(
+            f"{prefix}dK",
+            "dK = dSᵀ Q",
+            "product",
+            _mm_sym(_t(ds[0]), q_sym),
+            _mm_dec(_t(ds[1]), q_val),
+            (f"{prefix}dscores", f"{prefix}Q"),
+            left_t=True,
+            rows=kv_tokens,
+        )
+        if not xw:
+            return []
         for name, source, grad in (("dW_Q", "X", dq), ("dW_K", kv_name, dk), ("dW_V", kv_name, dv)):
             left_sym, left_val = (x_sym, x_val) if source == "X" else (kv_sym, kv_val)
             add(
-                name,
+                f"{prefix}{name}",
                 f"{name} = {source}ᵀ {grad_name(name)}",
                 "product",
                 _mm_sym(_t(left_sym), grad[0]),
                 _mm_dec(_t(left_val), grad[1]),
-                (source, grad_name(name)),
+                (source, f"{prefix}{grad_name(name)}"),
                 left_t=True,
             )
-        parts = [("dQ", "W_Q", dq)]
+        parts = [(f"{prefix}dQ", f"{prefix}W_Q", dq)]
         if p.memory is None:
-            parts += [("dK", "W_K", dk), ("dV", "W_V", dv)]
+            parts += [(f"{prefix}dK", f"{prefix}W_K", dk), (f"{prefix}dV", f"{prefix}W_V", dv)]
+        return parts
+
+    if p.heads == 1 and p.W_O is None:
+        parts = head("", "dO", do_sym, do_val)
+    else:
+        c_sym, c_val = _sym(d.step("concat").exact), _dec(d.step("concat").values)
+        dc_id, dc_sym, dc_val = "dO", do_sym, do_val
+        if p.W_O is not None:
+            wo_sym, wo_val = _sym(p.W_O), _surd_dec(p.W_O, d.precision)
+            add(
+                "dW_O",
+                "dW_O = Cᵀ dO",
+                "product",
+                _mm_sym(_t(c_sym), do_sym),
+                _mm_dec(_t(c_val), do_val),
+                ("concat", "dO"),
+                left_t=True,
+            )
+            dc_sym, dc_val = add(
+                "dconcat",
+                "dC = dO W_Oᵀ",
+                "product",
+                _mm_sym(do_sym, _t(wo_sym)),
+                _mm_dec(do_val, _t(wo_val)),
+                ("dO", "W_O"),
+                right_t=True,
+                rows=tokens,
+            )
+            dc_id = "dconcat"
+        parts = []
+        width = p.d_v
+        for t in range(p.heads):
+            prefix = f"h{t + 1}."
+            block_sym = [row[t * width : (t + 1) * width] for row in dc_sym]
+            block_val = [row[t * width : (t + 1) * width] for row in dc_val]
+            add(
+                f"{prefix}dO",
+                f"dO of head {t + 1} = columns {t * width + 1}…{(t + 1) * width} of {dc_id}",
+                "given",
+                block_sym,
+                block_val,
+                rows=tokens,
+            )
+            parts += head(prefix, f"{prefix}dO", block_sym, block_val)
+    if xw:
         total_sym: SymMatrix | None = None
         total_val: DecMatrix | None = None
         for _, weight, grad in parts:
-            w = getattr(p, weight)
-            w_sym = _sym(w)
-            w_val: DecMatrix = [
-                [e.to_decimal(d.precision) if isinstance(e, Surd) else None for e in row]
-                for row in w
-            ]
+            w = matrices[weight]
+            w_sym, w_val = _sym(w), _surd_dec(w, d.precision)
             term_sym, term_val = _mm_sym(grad[0], _t(w_sym)), _mm_dec(grad[1], _t(w_val))
             if total_sym is None or total_val is None:
                 total_sym, total_val = term_sym, term_val
@@ -302,7 +346,9 @@ def _backward(
                     for r, s in zip(total_val, term_val)
                 ]
         assert total_sym is not None and total_val is not None
-        formula = "dX = dQ W_Qᵀ" + (" + dK W_Kᵀ + dV W_Vᵀ" if p.memory is None else "")
+        formula = "dX = Σ dQ W_Qᵀ" if p.heads > 1 else "dX = dQ W_Qᵀ"
+        if p.memory is None:
+            formula += " + dK W_Kᵀ + dV W_Vᵀ"
         add(
             "dX",
             formula,

@@ -62,6 +62,7 @@ _GRADIENTS = {
     "dO": ("o", "O"), "dV": ("v", "V"), "dweights": ("a", "A"), "dscaled_scores": ("s'", "S'"),
     "dscores": ("s", "S"), "dQ": ("q", "Q"), "dK": ("k", "K"), "dW_Q": ("w^{Q}", "W^{Q}"),
     "dW_K": ("w^{K}", "W^{K}"), "dW_V": ("w^{V}", "W^{V}"), "dX": ("x", "X"),
+    "dW_O": ("w^{O}", "W^{O}"), "dconcat": ("c", "C"),
 }  # fmt: skip
 for _preset in ("matrix", "token"):
     for _name, (_letter, _matrix) in _GRADIENTS.items():
@@ -189,6 +190,8 @@ _EN = Words(
         "dW_K": "Gradient of W_K",
         "dW_V": "Gradient of W_V",
         "dX": "Gradient of the embeddings",
+        "dW_O": "Gradient of W_O",
+        "dconcat": "Gradient of the concatenated heads",
         "projection": "Output projection",
         "Q": "Queries",
         "K": "Keys",
@@ -252,6 +255,8 @@ _ZH = Words(
         "dW_K": "W_K 的梯度",
         "dW_V": "W_V 的梯度",
         "dX": "词向量的梯度",
+        "dW_O": "W_O 的梯度",
+        "dconcat": "拼接输出的梯度",
         "projection": "输出投影",
         "Q": "计算查询向量",
         "K": "计算键向量",

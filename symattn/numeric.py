@@ -108,10 +108,6 @@ def _head(
 
 def backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
     """Float64 gradients of SPEC §5, added to ``out`` (values, size of the terms)."""
-    a, ma = out["weights"]
-    v, mv = out["V"]
-    q, mq = out["Q"]
-    k, mk = out["K"]
     o = out["output"][0]
     if problem.dO is not None:
         d_o = _floats(problem.dO)
@@ -121,33 +117,67 @@ def backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
         t = _floats(problem.target)
         d_o, md_o = o - t, np.abs(o) + np.abs(t)
     out["dO"] = (d_o, md_o)
-    out["dV"] = (a.T @ d_o, np.abs(a).T @ md_o)
+    if problem.heads == 1 and problem.W_O is None:
+        parts = [_backward_head(problem, out, "", d_o, md_o)]
+    else:
+        dc, mdc = d_o, md_o
+        if problem.W_O is not None:
+            concat, mconcat = out["concat"]
+            wo = _floats(problem.W_O)
+            out["dW_O"] = (concat.T @ d_o, mconcat.T @ md_o)
+            dc, mdc = d_o @ wo.T, md_o @ np.abs(wo).T
+            out["dconcat"] = (dc, mdc)
+        parts = []
+        width = problem.d_v
+        for h in range(problem.heads):
+            block = slice(h * width, (h + 1) * width)
+            prefix = f"h{h + 1}."
+            out[f"{prefix}dO"] = (dc[:, block], mdc[:, block])
+            parts.append(_backward_head(problem, out, prefix, dc[:, block], mdc[:, block]))
+    if problem.X is not None and problem.W_Q is not None:
+        out["dX"] = (np.sum([p[0] for p in parts], axis=0), np.sum([p[1] for p in parts], axis=0))
+
+
+def _backward_head(
+    problem: Problem, out: dict[str, tuple[Array, Array]], prefix: str, d_o: Array, md_o: Array
+) -> tuple[Array, Array]:
+    """One head's gradients; returns its share of dX (and of its size)."""
+    a, _ = out[f"{prefix}weights"]
+    v, mv = out[f"{prefix}V"]
+    q = out[f"{prefix}Q"][0]
+    k = out[f"{prefix}K"][0]
+    out[f"{prefix}dV"] = (a.T @ d_o, np.abs(a).T @ md_o)
     da, mda = d_o @ v.T, md_o @ mv.T
-    out["dweights"] = (da, mda)
+    out[f"{prefix}dweights"] = (da, mda)
     inner = np.sum(a * da, axis=1, keepdims=True)
     ds = a * (da - inner)
     mds = np.abs(a) * (mda + np.sum(np.abs(a) * mda, axis=1, keepdims=True))
     if problem.scale is not None:
-        out["dscaled_scores"] = (ds, mds)
+        out[f"{prefix}dscaled_scores"] = (ds, mds)
         c = float(problem.scale)
         ds, mds = ds / c, mds / c
-    out["dscores"] = (ds, mds)
-    out["dQ"] = (ds @ k, mds @ np.abs(k))
-    out["dK"] = (ds.T @ q, mds.T @ np.abs(q))
-    if problem.X is not None and problem.W_Q is not None:
-        assert problem.W_K is not None and problem.W_V is not None
-        x = _floats(problem.X)
-        kv = _floats(problem.memory) if problem.memory is not None else x
-        dq, mdq = out["dQ"]
-        dk, mdk = out["dK"]
-        dv, mdv = out["dV"]
-        out["dW_Q"] = (x.T @ dq, np.abs(x).T @ mdq)
-        out["dW_K"] = (kv.T @ dk, np.abs(kv).T @ mdk)
-        out["dW_V"] = (kv.T @ dv, np.abs(kv).T @ mdv)
-        wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
-        dx, mdx = dq @ wq.T, mdq @ np.abs(wq).T
-        if problem.memory is None:
-            dx = dx + dk @ wk.T + dv @ wv.T
-            mdx = mdx + mdk @ np.abs(wk).T + mdv @ np.abs(wv).T
-        out["dX"] = (dx, mdx)
-    del mq, mk, ma
+    out[f"{prefix}dscores"] = (ds, mds)
+    dq, mdq = ds @ k, mds @ np.abs(k)
+    dk, mdk = ds.T @ q, mds.T @ np.abs(q)
+    dv, mdv = out[f"{prefix}dV"]
+    out[f"{prefix}dQ"], out[f"{prefix}dK"] = (dq, mdq), (dk, mdk)
+    if problem.X is None or problem.W_Q is None:
+        return np.zeros(1), np.zeros(1)
+    assert problem.W_K is not None and problem.W_V is not None
+    x = _floats(problem.X)
+    kv = _floats(problem.memory) if problem.memory is not None else x
+    out[f"{prefix}dW_Q"] = (x.T @ dq, np.abs(x).T @ mdq)
+    out[f"{prefix}dW_K"] = (kv.T @ dk, np.abs(kv).T @ mdk)
+    out[f"{prefix}dW_V"] = (kv.T @ dv, np.abs(kv).T @ mdv)
+    head = int(prefix[1:-1]) - 1 if prefix else 0
+    d_k, d_v = problem.d_k, problem.d_v
+    wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
+    if prefix:
+        wq = wq[:, head * d_k : (head + 1) * d_k]
+        wk = wk[:, head * d_k : (head + 1) * d_k]
+        wv = wv[:, head * d_v : (head + 1) * d_v]
+    dx, mdx = dq @ wq.T, mdq @ np.abs(wq).T
+    if problem.memory is None:
+        dx = dx + dk @ wk.T + dv @ wv.T
+        mdx = mdx + mdk @ np.abs(wk).T + mdv @ np.abs(wv).T
+    return dx, mdx

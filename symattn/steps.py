@@ -70,6 +70,8 @@ STEP_TITLES = {
     "dW_K": "Gradient of W_K",
     "dW_V": "Gradient of W_V",
     "dX": "Gradient of the embeddings",
+    "dW_O": "Gradient of W_O",
+    "dconcat": "Gradient of the concatenated heads",
 }
 
 

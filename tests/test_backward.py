@@ -439,9 +439,12 @@ dO = [[1, 0, 0, 1], [0, 1, 1, 0]]
             BASE_TOML + "dO = [[1], [0]]\n",
             "dO has shape 2 × 1 but the output is 2 × 2",
         ),
-        (HEADS_TOML, "--backward: multi-head problems are not derived backward"),
+        (
+            HEADS_TOML.replace("dO = [[1, 0, 0, 1], [0, 1, 1, 0]]", "dO = [[1, 0], [0, 1]]"),
+            "dO has shape 2 × 2 but the output is 2 × 4",
+        ),
     ],
-    ids=["no-upstream", "both", "target-shape", "dO-shape", "heads"],
+    ids=["no-upstream", "both", "target-shape", "dO-shape", "heads-dO-shape"],
 )
 def test_backward_errors_are_one_line_with_exit_status_2(
     tmp_path: Path, text: str, message: str
@@ -646,3 +649,70 @@ def test_symbolic_gradients_are_the_derivatives_of_the_loss(d_model: int, scale:
             assert abs(want_value - got_value) <= 1e-25 * max(1, abs(want_value)), (
                 f"d{name}[{i + 1},{j + 1}] at {point}: {got_value} vs {want_value}"
             )
+
+
+# --- multi-head ----------------------------------------------------------------------------
+
+MULTI = {
+    "X": [[1, 0, 1, 0], [0, 2, 0, 1], [1, 1, 0, "1/2"]],
+    "heads": 2,
+    "W_Q": [[1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 0, 0], [0, 0, 1, 1]],
+    "W_K": [[0, 1, 1, 0], [1, 0, 0, 1], [1, 1, 0, 0], [0, 0, 1, 0]],
+    "W_V": [[1, 0, 0, 2], [0, 1, 1, 0], [2, 0, 0, 1], [0, 1, 1, 1]],
+    "W_O": [[1, 0, 0, 1], [0, 1, 0, 0], [1, 1, 1, 0], ["1/2", 0, 0, 1]],
+    "dO": [[1, 0, "1/2", 0], [0, 1, 0, -1], [1, 1, 0, 0]],
+}
+
+
+def _floats_of(step: object) -> np.ndarray:
+    rows, cols = step.shape  # type: ignore[attr-defined]
+    return np.array(
+        [
+            [step.float_value(i, j) for j in range(cols)]  # type: ignore[attr-defined]
+            for i in range(rows)
+        ]
+    )
+
+
+def test_multi_head_backward_has_per_head_steps_and_cross_checks() -> None:
+    d = symattn.derive(MULTI, backward=True)
+    ids = d.step_ids[d.step_ids.index("dO") :]
+    assert ids[:3] == ("dO", "dW_O", "dconcat")
+    assert {"h1.dscaled_scores", "h2.dW_V", "dX"} <= set(ids)
+    assert d.crosscheck is not None and d.crosscheck.passed
+
+
+def test_multi_head_backward_matches_torch_autograd() -> None:
+    torch = pytest.importorskip("torch", reason="torch (CPU build) is not installed")
+
+    def tensor(key: str) -> object:
+        rows = MULTI[key]
+        from fractions import Fraction
+
+        values = [[float(Fraction(str(v))) for v in row] for row in rows]  # type: ignore[attr-defined]
+        return torch.tensor(values, dtype=torch.float64, requires_grad=True)
+
+    x, wq, wk, wv, wo = (tensor(k) for k in ("X", "W_Q", "W_K", "W_V", "W_O"))
+    d_o = tensor("dO").detach()
+    heads = []
+    for t in range(2):
+        cols = slice(2 * t, 2 * t + 2)
+        q, k, v = x @ wq[:, cols], x @ wk[:, cols], x @ wv[:, cols]
+        a = torch.softmax(q @ k.T / np.sqrt(2.0), dim=1)
+        heads.append(a @ v)
+    out = torch.cat(heads, dim=1) @ wo
+    (out * d_o).sum().backward()
+    d = symattn.derive(MULTI, backward=True)
+    got_wq = np.hstack([_floats_of(d.step(f"h{t}.dW_Q")) for t in (1, 2)])
+    np.testing.assert_allclose(got_wq, wq.grad.numpy(), rtol=1e-12, atol=1e-12)
+    got_wv = np.hstack([_floats_of(d.step(f"h{t}.dW_V")) for t in (1, 2)])
+    np.testing.assert_allclose(got_wv, wv.grad.numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(_floats_of(d.step("dW_O")), wo.grad.numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(_floats_of(d.step("dX")), x.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_multi_head_backward_renders_in_every_format() -> None:
+    d = symattn.derive(MULTI, backward=True)
+    for fmt in ("text", "json", "latex", "markdown"):
+        assert render(d, fmt)
+    assert "{}^{(2)}\\mathrm{d}s'" in render(d, "latex")

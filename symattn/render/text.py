@@ -70,6 +70,8 @@ ENTRY_NAMES = {
     "dW_K": "dwk",
     "dW_V": "dwv",
     "dX": "dx",
+    "dW_O": "dwo",
+    "dconcat": "dc",
 }
 
 
