@@ -238,29 +238,20 @@ def run(problem: Problem, digits: int = 4) -> Derivation:
         d_k, d_v = problem.d_k, problem.d_v
         head = f" of head {block + 1}" if block is not None else ""
         if problem.Q is not None and problem.K is not None and problem.V is not None:
-            q = add(
-                f"{prefix}Q",
-                "Q",
-                f"Q{head} (given)",
-                "given",
-                columns(problem.Q, block, d_k),
-                rows=tokens,
-            )
-            k = add(
-                f"{prefix}K",
-                "K",
-                f"K{head} (given)",
-                "given",
-                columns(problem.K, block, d_k),
-                rows=kv_tokens,
-            )
-            v = add(
-                f"{prefix}V",
-                "V",
-                f"V{head} (given)",
-                "given",
-                columns(problem.V, block, d_v),
-                rows=kv_tokens,
+            q, k, v = (
+                add(
+                    f"{prefix}{name}",
+                    name,
+                    f"{name}{head} (given)",
+                    "given",
+                    columns(getattr(problem, name), block, width),
+                    rows=labels,
+                )
+                for name, width, labels in (
+                    ("Q", d_k, tokens),
+                    ("K", d_k, kv_tokens),
+                    ("V", d_v, kv_tokens),
+                )
             )
         else:
             assert problem.X is not None and problem.W_Q is not None
