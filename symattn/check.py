@@ -477,8 +477,12 @@ class _Checker:
     def __init__(self, key: Derivation, answers: Answers) -> None:
         self.key, self.answers = key, answers
         self.problem = key.problem
-        self._memo: dict[tuple[Any, ...], dict[str, DecimalMatrix] | None] = {}
-        self._alive: list[Problem] = []
+        # shared by every answers file checked against this key: a whole class
+        self._memo: dict[tuple[Any, ...], dict[str, DecimalMatrix] | None] = key.cache.setdefault(
+            "evaluations", {}
+        )
+        self._alive: dict[int, Problem] = key.cache.setdefault("problems", {})
+        self._runs: dict[str, list[Any]] = key.cache.setdefault("model_runs", {})
 
     def run(self) -> list[StepResult]:
         results = []
@@ -671,7 +675,7 @@ class _Checker:
     ) -> dict[str, DecimalMatrix] | None:
         memo = (id(problem), variant, _frozen(overrides))
         if memo not in self._memo:
-            self._alive.append(problem)  # its id stays its own while the memo lives
+            self._alive[id(problem)] = problem  # its id stays its own while the memo lives
             try:
                 self._memo[memo] = engine.evaluate(problem, variant, overrides, precision=24)
             except (VariantError, ArithmeticError):
@@ -685,7 +689,9 @@ class _Checker:
         for model, (steps, kind) in MODELS.items():
             if split_id(step_id)[1] not in steps or (kind == "rounding" and found):
                 continue  # rounding is the weaker explanation: only when nothing else fits
-            for problem, variant, facts in _model_runs(model, self.problem):
+            if model not in self._runs:
+                self._runs[model] = _model_runs(model, self.problem)
+            for problem, variant, facts in self._runs[model]:
                 explained = False
                 for extra in [overrides, {}] if overrides else [{}]:
                     values = self._evaluate(problem, variant, extra)

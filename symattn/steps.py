@@ -284,6 +284,9 @@ class Derivation:
     precision: int
     crosscheck: Crosscheck | None = None
     _by_id: dict[str, Step] = field(default_factory=dict, repr=False)
+    #: Work that only depends on this derivation, kept for its next use (the checker
+    #: evaluates the same mistake models for every student of a class).
+    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_id = {s.id: s for s in self.steps}
