@@ -48,10 +48,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from bench_exact import format_seconds, verdict
+from bench_exact import format_seconds, package_version, verdict
 
 from symattn import derive, engine
 from symattn.check import MODELS, _model_runs
@@ -410,13 +409,6 @@ def profile_grade(key: Derivation, files: list[str], top: int = 25) -> None:
 
 
 # -- main ---------------------------------------------------------------------------------
-
-
-def package_version(name: str) -> str:
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return "not installed"
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -17,8 +17,6 @@ import json
 import math
 import random
 import shutil
-import subprocess
-import tempfile
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -36,8 +34,7 @@ from .helpers import run_cli
 from .test_latex_compile import _compile, _engine
 
 try:
-    from .test_markdown_katex import SCRIPT as KATEX_SCRIPT
-    from .test_markdown_katex import Batch, _describe
+    from .test_markdown_katex import Batch, _describe, render_batch
 except ImportError as error:  # pragma: no cover - the helper moved
     KATEX_IMPORT_ERROR: str | None = f"tests/test_markdown_katex.py helpers: {error}"
 else:
@@ -555,28 +552,7 @@ def test_markdown_renders_in_katex() -> None:
     for fragment in math_fragments(d._repr_latex_()):
         batch.add("_repr_latex_", fragment)
     assert any("\\mathrm{d}" in tex for tex, _ in batch.fragments)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "fragments.json"
-        payload = [
-            {"id": i, "tex": tex, "display": display}
-            for i, (tex, display) in enumerate(batch.fragments)
-        ]
-        path.write_text(json.dumps(payload), encoding="utf-8")
-        proc = subprocess.run(
-            [node, str(KATEX_SCRIPT), str(path)],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            timeout=300,
-            check=False,
-        )
-    if proc.returncode == 3:
-        reason = json.loads(proc.stdout).get("missing", "KaTeX not found")
-        pytest.skip(f"{reason} (set SYMATTN_KATEX_DIR to a folder holding node_modules/katex)")
-    if proc.returncode == 4:
-        pytest.fail(json.loads(proc.stdout)["misconfigured"])
-    assert proc.returncode == 0, f"{KATEX_SCRIPT.name} failed:\n{proc.stdout}\n{proc.stderr}"
-    batch.result = json.loads(proc.stdout)
+    render_batch(node, batch)
     failures = batch.failures()
     assert not failures, "KaTeX rejects:\n" + _describe(batch, sorted(failures), failures)
 

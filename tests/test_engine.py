@@ -159,7 +159,15 @@ def test_steps_without_scaling() -> None:
 def test_steps_with_a_mask(mask: Any) -> None:
     d = symattn.derive({**BASE, "mask": mask})
     assert d.step_ids == (
-        "X", "Q", "K", "V", "scores", "scaled_scores", "masked_scores", "weights", "output",
+        "X",
+        "Q",
+        "K",
+        "V",
+        "scores",
+        "scaled_scores",
+        "masked_scores",
+        "weights",
+        "output",
     )
     d = symattn.derive({**BASE, "mask": mask, "scale": "none"})
     assert d.step_ids == ("X", "Q", "K", "V", "scores", "masked_scores", "weights", "output")
@@ -173,7 +181,15 @@ def test_steps_with_q_k_v_given() -> None:
 def test_tokens_step_only_with_text_and_vocab() -> None:
     d = symattn.derive(EXAMPLES / "seed.toml")
     assert d.step_ids == (
-        "tokens", "X", "Q", "K", "V", "scores", "scaled_scores", "weights", "output",
+        "tokens",
+        "X",
+        "Q",
+        "K",
+        "V",
+        "scores",
+        "scaled_scores",
+        "weights",
+        "output",
     )
     assert exact_table(d, "tokens") == [["1"], ["2"]]  # 我 → 1, 爱 → 2
     assert exact_table(d, "X") == [["1", "0", "1", "0"], ["0", "2", "0", "1"]]
@@ -213,8 +229,17 @@ def test_tokens_with_a_table_vocabulary() -> None:
             "W_V": [[1], [2]],
         },
     ],
-    ids=["base", "no-scale", "scale-2", "scale-half", "scale-sqrt3", "causal", "explicit-mask",
-         "surds", "cross-attention"],
+    ids=[
+        "base",
+        "no-scale",
+        "scale-2",
+        "scale-half",
+        "scale-sqrt3",
+        "causal",
+        "explicit-mask",
+        "surds",
+        "cross-attention",
+    ],
 )
 def test_every_step_matches_sympy(problem: dict[str, Any]) -> None:
     assert_matches_reference(problem)
@@ -240,8 +265,12 @@ def test_examples_match_sympy(name: str) -> None:
 
 def test_decimal_input_is_exact() -> None:
     # 0.1 + 0.2 - 0.3 is exactly 0; decimals in a TOML/JSON file are read as Decimal.
-    problem = {"X": [[Decimal("0.1"), Decimal("0.2"), Decimal("-0.3")]],
-               "W_Q": [[1], [1], [1]], "W_K": [[1], [1], [1]], "W_V": [[1], [1], [1]]}
+    problem = {
+        "X": [[Decimal("0.1"), Decimal("0.2"), Decimal("-0.3")]],
+        "W_Q": [[1], [1], [1]],
+        "W_K": [[1], [1], [1]],
+        "W_V": [[1], [1], [1]],
+    }
     d = assert_matches_reference(problem)
     assert exact_table(d, "Q") == [["0"]]
     assert exact_table(d, "X") == [["1/10", "1/5", "-3/10"]]
@@ -387,8 +416,13 @@ def test_decimal_places_follow_digits(digits: int) -> None:
 
 
 def test_scores_near_1000_give_finite_weights() -> None:
-    problem = {"X": [[30, 10], [10, 30], [-30, -10]], "W_Q": [[1, 0], [0, 1]],
-               "W_K": [[1, 0], [0, 1]], "W_V": [[1, 0], [0, 1]], "scale": "none"}
+    problem = {
+        "X": [[30, 10], [10, 30], [-30, -10]],
+        "W_Q": [[1, 0], [0, 1]],
+        "W_K": [[1, 0], [0, 1]],
+        "W_V": [[1, 0], [0, 1]],
+        "scale": "none",
+    }
     d = assert_matches_reference(problem)
     assert exact_table(d, "scores")[0] == ["1000", "600", "-1000"]
     for step_id in ("weights", "output"):
@@ -418,8 +452,8 @@ def test_score_entry_is_a_dot_product_of_q_and_k_rows() -> None:
     assert [str(t.right_value) for t in entry.terms] == ["5", "7", "0"]
     assert len(entry.terms) == 3  # 1·5 + 0·7 + 2·0: zero terms kept
     total = sum(
-        (sympy.sympify(str(t.left_value)) * sympy.sympify(str(t.right_value))
-         for t in entry.terms), sympy.Integer(0),
+        (sympy.sympify(str(t.left_value)) * sympy.sympify(str(t.right_value)) for t in entry.terms),
+        sympy.Integer(0),
     )
     assert total == sympy.sympify(str(entry.value)) == 5
 
@@ -487,15 +521,32 @@ def test_symbolic_problem_gives_general_formulas() -> None:
     x = generic("x", 2, 2)
     q, k, v = x * generic("q", 2, 2), x * generic("k", 2, 2), x * generic("v", 2, 2)
     s = (q * k.T) / sympy.sqrt(2)
-    weights = sympy.Matrix(2, 2, lambda i, j: sympy.exp(s[i, j]) / (
-        sympy.exp(s[i, 0]) + sympy.exp(s[i, 1])))
-    want = {"X": x, "Q": q, "K": k, "V": v, "scores": q * k.T, "scaled_scores": s,
-            "weights": weights, "output": weights * v}
+    weights = sympy.Matrix(
+        2, 2, lambda i, j: sympy.exp(s[i, j]) / (sympy.exp(s[i, 0]) + sympy.exp(s[i, 1]))
+    )
+    want = {
+        "X": x,
+        "Q": q,
+        "K": k,
+        "V": v,
+        "scores": q * k.T,
+        "scaled_scores": s,
+        "weights": weights,
+        "output": weights * v,
+    }
     # a random rational point at which to compare the exp() forms
-    point = {sym: sympy.Rational((7 * idx) % 11 - 5, 3)
-             for idx, sym in enumerate(sorted(x.free_symbols | generic("q", 2, 2).free_symbols
-                                              | generic("k", 2, 2).free_symbols
-                                              | generic("v", 2, 2).free_symbols, key=str))}
+    point = {
+        sym: sympy.Rational((7 * idx) % 11 - 5, 3)
+        for idx, sym in enumerate(
+            sorted(
+                x.free_symbols
+                | generic("q", 2, 2).free_symbols
+                | generic("k", 2, 2).free_symbols
+                | generic("v", 2, 2).free_symbols,
+                key=str,
+            )
+        )
+    }
     for step_id, matrix in want.items():
         for i in range(2):
             for j in range(2):
@@ -547,8 +598,9 @@ def test_json_object_shape_and_contents() -> None:
                     assert step["float"][i][j] is None
                     continue
                 assert step["decimal"][i][j] == rounded(want[i, j], 3)
-                assert step["float"][i][j] == pytest.approx(float(want[i, j]), rel=1e-15,
-                                                            abs=1e-300)
+                assert step["float"][i][j] == pytest.approx(
+                    float(want[i, j]), rel=1e-15, abs=1e-300
+                )
     check = payload["crosscheck"]
     assert check["passed"] is True
     assert 0 <= check["max_rel_error"] <= 1e-12

@@ -194,8 +194,11 @@ def test_fragment_needs_only_amsmath(tmp_path: Path, name: str, lang: str, engin
 
 @pytest.mark.parametrize(
     ("answers", "lang"),
-    [("answers-no-scaling.json", "en"), ("answers-slip.json", "zh"),
-     ("answers-correct.json", "en")],
+    [
+        ("answers-no-scaling.json", "en"),
+        ("answers-slip.json", "zh"),
+        ("answers-correct.json", "en"),
+    ],
 )
 def test_feedback_sheet_compiles(tmp_path: Path, answers: str, lang: str) -> None:
     from symattn.check import check

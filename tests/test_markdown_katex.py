@@ -110,11 +110,20 @@ def batch() -> Batch:
     if node is None:
         pytest.skip("node is not installed; the KaTeX check needs Node.js")
     collected = _collect()
+    render_batch(node, collected)
+    assert collected.result["rendered"] == len(collected.fragments)
+    return collected
+
+
+def render_batch(node: str, batch: Batch) -> None:
+    """Render every fragment of ``batch`` in one Node process; the result goes in ``batch``.
+
+    Skips when KaTeX cannot be found, fails when SYMATTN_KATEX_DIR points at nothing."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "fragments.json"
         payload = [
             {"id": i, "tex": tex, "display": display}
-            for i, (tex, display) in enumerate(collected.fragments)
+            for i, (tex, display) in enumerate(batch.fragments)
         ]
         path.write_text(json.dumps(payload), encoding="utf-8")
         proc = subprocess.run(
@@ -131,9 +140,7 @@ def batch() -> Batch:
     if proc.returncode == 4:
         pytest.fail(json.loads(proc.stdout)["misconfigured"])
     assert proc.returncode == 0, f"{SCRIPT.name} failed:\n{proc.stdout}\n{proc.stderr}"
-    collected.result = json.loads(proc.stdout)
-    assert collected.result["rendered"] == len(collected.fragments)
-    return collected
+    batch.result = json.loads(proc.stdout)
 
 
 def _describe(batch: Batch, ids: list[int], failures: dict[int, str]) -> str:

@@ -177,8 +177,12 @@ def test_crosscheck_passes_with_scores_near_1000() -> None:
 def test_crosscheck_passes_on_cancellation() -> None:
     # Q = 0.1 + 0.2 - 0.3 is exactly 0 but about 5.6e-17 in float64: the error is
     # measured against the size of the terms (0.6), so it is not a disagreement.
-    problem = {"X": [[0.1, 0.2, -0.3], [0.3, -0.1, -0.2]], "W_Q": [[1], [1], [1]],
-               "W_K": [[1], [1], [1]], "W_V": [[1], [1], [1]]}
+    problem = {
+        "X": [[0.1, 0.2, -0.3], [0.3, -0.1, -0.2]],
+        "W_Q": [[1], [1], [1]],
+        "W_K": [[1], [1], [1]],
+        "W_V": [[1], [1], [1]],
+    }
     d = symattn.derive(problem)
     assert d.step("Q").exact_str(0, 0) == "0"
     assert d.step("X").exact_str(0, 0) == "1/10"
@@ -195,8 +199,9 @@ def test_crosscheck_passes_with_masks_and_underflow() -> None:
 
 
 def test_crosscheck_is_none_for_symbolic_problems() -> None:
-    d = symattn.derive({"Q": {"symbol": "a", "shape": [1, 2]}, "K": [[1, 0], [0, 1]],
-                        "V": [[1], [2]]})
+    d = symattn.derive(
+        {"Q": {"symbol": "a", "shape": [1, 2]}, "K": [[1, 0], [0, 1]], "V": [[1], [2]]}
+    )
     assert d.crosscheck is None
 
 
@@ -232,8 +237,7 @@ def test_crosscheck_threshold_is_relative_1e12(factor: str, passes: bool) -> Non
     d = symattn.derive(BASE)
     step = d.step("output")
     value = step.values[0][0]
-    bad = _replace_step(d, "output",
-                        values=_with_entry(step.values, 0, 0, value * Decimal(factor)))
+    bad = _replace_step(d, "output", values=_with_entry(step.values, 0, 0, value * Decimal(factor)))
     check = crosscheck.crosscheck(bad)
     assert check is not None and check.passed is passes
 

@@ -25,18 +25,14 @@ with warnings.catch_warnings():
     with contextlib.suppress(ImportError):  # libcst absent: nothing to silence
         import hypothesis.extra._patching  # noqa: F401
 
-PROPERTY = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 #: -3 … 3 in steps of 1/2, written as a problem file would: 2, -1, "3/2", "-1/2".
 entries = st.integers(-6, 6).map(lambda k: k // 2 if k % 2 == 0 else f"{k}/2")
 
 
 def matrices(rows: int, cols: int) -> st.SearchStrategy[list[list[Any]]]:
-    return st.lists(
-        st.lists(entries, min_size=cols, max_size=cols), min_size=rows, max_size=rows
-    )
+    return st.lists(st.lists(entries, min_size=cols, max_size=cols), min_size=rows, max_size=rows)
 
 
 scales = st.sampled_from(["sqrt(d_k)", "none", 2, "1/2", "sqrt(3)"])
@@ -123,8 +119,11 @@ def test_permuting_keys_and_values_leaves_output_unchanged(data: st.DataObject) 
     problem = data.draw(qkv_problems())
     m = len(problem["K"])
     perm = data.draw(st.permutations(range(m)))
-    permuted = {**problem, "K": [problem["K"][p] for p in perm],
-                "V": [problem["V"][p] for p in perm]}
+    permuted = {
+        **problem,
+        "K": [problem["K"][p] for p in perm],
+        "V": [problem["V"][p] for p in perm],
+    }
     before = symattn.derive(problem, crosscheck=False)
     after = symattn.derive(permuted, crosscheck=False)
     # scores and weights are permuted column-wise, the output not at all
