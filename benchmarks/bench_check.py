@@ -51,14 +51,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from bench_exact import format_seconds, package_version, verdict
+from symattn.engine import DecimalMatrix, Variant
 
 from symattn import derive, engine
 from symattn.check import MODELS, _model_runs
-from symattn.engine import DecimalMatrix, Variant
-from symattn.exact import round_half_away
-from symattn.grade import answer_files, grade
-from symattn.spec import Problem
-from symattn.steps import Derivation
+from symattn.check.grade import answer_files, grade
+from symattn.derivation import Derivation
+from symattn.numbers import round_half_away
+from symattn.problem import Problem
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ import pytest
 import sympy
 
 import symattn
-from symattn.steps import DotEntry, Ref, SoftmaxEntry
+from symattn.entries import DotEntry, Ref, SoftmaxEntry
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = {
@@ -22,7 +22,19 @@ PROBLEM = {
 
 def test_all_is_pinned() -> None:
     assert sorted(symattn.__all__) == sorted(
-        ["Derivation", "Problem", "Step", "SymattnError", "__version__", "derive", "load"]
+        [
+            "Derivation",
+            "Problem",
+            "Step",
+            "SymattnError",
+            "__version__",
+            "check",
+            "derive",
+            "grade",
+            "load",
+            "make_exercises",
+            "render",
+        ]
     )
     for name in symattn.__all__:
         assert hasattr(symattn, name)
@@ -81,6 +93,6 @@ def test_crosscheck_can_be_skipped() -> None:
 
 def test_max_size_lifts_the_limit() -> None:
     big = {"Q": [[1]] * 130, "K": [[1]] * 2, "V": [[1]] * 2}
-    with pytest.raises(symattn.SymattnError, match="--max-size 130"):
+    with pytest.raises(symattn.SymattnError, match="max_size=130"):
         symattn.load(big)
     assert symattn.load(big, max_size=130).n == 130

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from symattn.cli import main
-from symattn.spec import DEFAULT_MAX_SIZE
+from symattn.load import DEFAULT_MAX_SIZE
 
 from .helpers import BASE, BASE_TOML
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from symattn.exact import NegInf, rational_value, round_half_away
 from symattn.exercises import ExerciseOptions, answers_json, generate
+from symattn.numbers import NegInf, rational_value, round_half_away
 
 from .helpers import run_cli
 

@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 
 import symattn
+from symattn.derivation import Derivation
 from symattn.examples import example_names, example_path
 from symattn.render import render
-from symattn.steps import Derivation
 
 LANGS = ("en", "zh")
 NOTATIONS = ("matrix", "token")
@@ -201,8 +201,9 @@ def test_fragment_needs_only_amsmath(tmp_path: Path, name: str, lang: str, engin
     ],
 )
 def test_feedback_sheet_compiles(tmp_path: Path, answers: str, lang: str) -> None:
+    from symattn.check.feedback import render_feedback_latex
+
     from symattn.check import check
-    from symattn.render.feedback import render_feedback_latex
 
     root = Path(__file__).resolve().parent.parent
     result = check(_derivation("seed"), root / "docs" / "examples" / answers)
