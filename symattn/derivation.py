@@ -4,17 +4,44 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .entries import EntryFormula, entry_formula
 from .errors import SymattnError
 from .problem import Matrix, Problem
 from .steps import Step, StepSpec
 
-if TYPE_CHECKING:
-    from .compute.crosscheck import Crosscheck
+__all__ = ["TOLERANCE", "Crosscheck", "Derivation", "set_presenter"]
 
-__all__ = ["Derivation", "set_presenter"]
+#: Largest relative error for the cross-check to pass.
+TOLERANCE = 1e-12
+
+
+@dataclass(frozen=True)
+class Crosscheck:
+    """Largest errors of the float64 path against the exact values."""
+
+    max_abs_error: float
+    max_rel_error: float
+    worst_step: str | None
+    worst_index: tuple[int, int] | None
+
+    @property
+    def passed(self) -> bool:
+        return self.max_rel_error <= TOLERANCE
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "max_abs_error": self.max_abs_error,
+            "max_rel_error": self.max_rel_error,
+            "passed": self.passed,
+        }
+        if self.worst_step is not None and self.worst_index is not None:
+            out["worst"] = {
+                "step": self.worst_step,
+                "index": [self.worst_index[0] + 1, self.worst_index[1] + 1],
+            }
+        return out
 
 
 #: How a derivation presents itself (``render``, Jupyter): installed by

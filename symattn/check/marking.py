@@ -19,11 +19,10 @@ import os
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from ..compute import derivation
-from ..compute.variants import DecimalMatrix, NotApplicable, evaluate
+from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..ids import split_id
@@ -33,87 +32,27 @@ from ..plan import Plan, forward_plan
 from ..printing import TERMINAL
 from ..problem import Problem
 from ..words import words
-from .answers import Answers, Given, answer_steps, load_answers
+from .answers import Answers, answer_steps, load_answers
+from .compare import (
+    Overrides,
+    evaluation,
+    key_values,
+    matches,
+    overrides_before,
+    step_matches,
+)
 from .mistakes import MISTAKES, by_id, runs
 from .results import CheckResult, Diagnosis, EntryResult, StepResult
 
 __all__ = ["Marker", "check", "entry_name"]
 
-#: Tolerance of answers given exactly (integers, fractions, sqrt): equality, up to noise.
-EXACT_TOLERANCE = Decimal("1e-30")
 #: Intermediate answers with this many places or fewer count as coarsely rounded.
 COARSE_PLACES = 1
-#: Digits of the evaluations a hand calculation is compared with.
-PRECISION = 24
-
-Overrides = dict[str, DecimalMatrix]
-Frozen = tuple[tuple[str, tuple[tuple[Decimal, ...], ...]], ...]
 
 
 def entry_name(step_id: str, i: int, j: int) -> str:
     """``a₁,₂`` for entry (i, j), 0-based, of a step (the terminal's names)."""
     return TERMINAL.entry(step_id, i, j)
-
-
-def _frozen(overrides: Overrides) -> Frozen:
-    return tuple((k, tuple(tuple(row) for row in v)) for k, v in sorted(overrides.items()))
-
-
-@lru_cache(maxsize=4096)
-def _evaluation(problem: Problem, plan: Plan, overrides: Frozen) -> dict[str, DecimalMatrix] | None:
-    """Every step under ``plan`` from the student's ``overrides`` (shared by a whole class:
-    the same problem evaluated under the same mistake for many students)."""
-    given = {k: [list(row) for row in v] for k, v in overrides}
-    try:
-        return evaluate(problem, plan, given, precision=PRECISION)
-    except (NotApplicable, ArithmeticError):
-        return None
-
-
-def _tolerance(given: Given, answers: Answers) -> Decimal:
-    if answers.tolerance is not None:
-        return answers.tolerance
-    if given.places is None:
-        return EXACT_TOLERANCE
-    return Decimal(1).scaleb(-given.places)
-
-
-def _matches(
-    given: Given, expected: Decimal, answers: Answers, slack: Decimal = Decimal(0)
-) -> bool:
-    if given.value.is_infinite() or expected.is_infinite():
-        return given.value == expected
-    return abs(given.value - expected) <= _tolerance(given, answers) + slack
-
-
-def _step_matches(
-    answers: Answers, step_id: str, values: DecimalMatrix, slack: DecimalMatrix | None = None
-) -> bool:
-    """Every answered entry of the step matches ``values`` (within ``slack`` more)."""
-    return all(
-        g is None or _matches(g, values[i][j], answers, slack[i][j] if slack else Decimal(0))
-        for i, row in enumerate(answers.steps[step_id])
-        for j, g in enumerate(row)
-    )
-
-
-def _key_values(key: Derivation, step_id: str) -> DecimalMatrix:
-    return [[v if v is not None else Decimal(0) for v in row] for row in key.step(step_id).values]
-
-
-def _overrides(answers: Answers, key: Derivation, before: str) -> Overrides:
-    """The student's answers of the steps before ``before``, gaps filled from the key."""
-    out: Overrides = {}
-    order = answer_steps(key)
-    for step_id in order[: order.index(before)]:
-        if step_id in answers.steps and step_id != "X":
-            filled = _key_values(key, step_id)
-            for i, row in enumerate(answers.steps[step_id]):
-                for j, g in enumerate(row):
-                    if g is not None:
-                        filled[i][j] = g.value
-            out[step_id] = filled
-    return out
 
 
 class Marker:
@@ -147,23 +86,23 @@ class Marker:
                 expected = step.decimal_str(i, j, digits) or step.exact_str(i, j)
                 if g.places is None and rational_value(step.exact[i][j]) is not None:
                     expected = step.exact_str(i, j)  # an exact answer is shown an exact key
-                ok = _matches(g, _key_values(self.key, step_id)[i][j], self.answers)
+                ok = matches(g, key_values(self.key, step_id)[i][j], self.answers)
                 if not ok and reference is not None:
-                    ok = _matches(g, reference[i][j], self.answers)
+                    ok = matches(g, reference[i][j], self.answers)
                 out.append(EntryResult((i + 1, j + 1), g.text, expected, step.exact_str(i, j), ok))
         return out
 
     def step(self, step_id: str, earlier_ok: dict[str, bool]) -> StepResult:
-        key_values = _key_values(self.key, step_id)
+        expected = key_values(self.key, step_id)
         given = self.answers.steps[step_id]
         answered = sum(g is not None for row in given for g in row)
         total = sum(len(row) for row in given)
         if answered == 0:
             return StepResult(step_id, "missing", [])
         complete = answered == total
-        if _step_matches(self.answers, step_id, key_values):
+        if step_matches(self.answers, step_id, expected):
             return StepResult(step_id, "correct" if complete else "partial", self._entries(step_id))
-        overrides = _overrides(self.answers, self.key, step_id)
+        overrides = overrides_before(self.answers, self.key, step_id)
         carried = self._carried(step_id, overrides)
         if carried is not None:
             used = [s for s in overrides if s in self.answers.steps]
@@ -193,7 +132,7 @@ class Marker:
             result.note = self.en("note.carried", steps=", ".join(wrong))
             return result
         result = StepResult(step_id, "incorrect", self._entries(step_id))
-        result.diagnosis = self._diagnose(step_id, overrides, key_values)
+        result.diagnosis = self._diagnose(step_id, overrides, expected)
         return result
 
     def _inputs(self, step_id: str, overrides: Overrides) -> list[str]:
@@ -218,11 +157,11 @@ class Marker:
     ) -> bool:
         """The student's step matches ``values``, allowing for carried rounding of their own
         inputs (the bound is only worked out when the plain comparison fails)."""
-        if _step_matches(self.answers, step_id, values):
+        if step_matches(self.answers, step_id, values):
             return True
         if not overrides:
             return False
-        return _step_matches(self.answers, step_id, values, self._slack(step_id, overrides, plan))
+        return step_matches(self.answers, step_id, values, self._slack(step_id, overrides, plan))
 
     def _slack(
         self,
@@ -295,10 +234,10 @@ class Marker:
         return None
 
     def _evaluate(self, plan: Plan, overrides: Overrides) -> dict[str, DecimalMatrix] | None:
-        return _evaluation(self.problem, plan, _frozen(overrides))
+        return evaluation(self.problem, plan, overrides)
 
     def _diagnose(
-        self, step_id: str, overrides: dict[str, DecimalMatrix], key_values: DecimalMatrix
+        self, step_id: str, overrides: dict[str, DecimalMatrix], expected: DecimalMatrix
     ) -> list[Diagnosis]:
         found: list[Diagnosis] = []
         for mistake in MISTAKES:
@@ -323,16 +262,16 @@ class Marker:
                     found.append(Diagnosis(mistake.id, en, zh))
                     break
         if not found:
-            slip = self._slip(step_id, overrides, key_values)
+            slip = self._slip(step_id, overrides, expected)
             if slip is not None:
                 found.append(slip)
         return found
 
     def _slip(
-        self, step_id: str, overrides: dict[str, DecimalMatrix], key_values: DecimalMatrix
+        self, step_id: str, overrides: dict[str, DecimalMatrix], expected: DecimalMatrix
     ) -> Diagnosis | None:
         """One or two entries off, the rest right: an arithmetic slip, named."""
-        reference, slack = key_values, None
+        reference, slack = expected, None
         if overrides:
             values = self._evaluate(self.plan, overrides)
             if values is not None:
@@ -343,7 +282,7 @@ class Marker:
                 if g is None:
                     continue
                 extra = slack[i][j] if slack else Decimal(0)
-                if _matches(g, reference[i][j], self.answers, extra):
+                if matches(g, reference[i][j], self.answers, extra):
                     right += 1
                 else:
                     wrong.append((i, j, g))
@@ -354,7 +293,7 @@ class Marker:
         for i, j, g in wrong:
             if not reference[i][j].is_finite():
                 want = "−∞"
-            elif g.places is None and reference is key_values:
+            elif g.places is None and reference is expected:
                 want = step.exact_str(i, j)
             elif g.places is None and reference[i][j] == reference[i][j].to_integral_value():
                 want = str(int(reference[i][j]))

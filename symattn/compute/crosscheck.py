@@ -14,51 +14,18 @@ from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..derivation import TOLERANCE, Crosscheck, Derivation
 from ..numbers import RowCache, evaluate
 from .numeric import backward, forward
 
-if TYPE_CHECKING:
-    from ..derivation import Derivation
-
 __all__ = ["TOLERANCE", "Crosscheck", "crosscheck"]
 
-#: Largest relative error for the cross-check to pass.
-TOLERANCE = 1e-12
 #: Significant digits at which the exact entries are evaluated for the comparison.
 EVALUATION_DIGITS = 40
-
-
-@dataclass(frozen=True)
-class Crosscheck:
-    """Largest errors of the float64 path against the exact values."""
-
-    max_abs_error: float
-    max_rel_error: float
-    worst_step: str | None
-    worst_index: tuple[int, int] | None
-
-    @property
-    def passed(self) -> bool:
-        return self.max_rel_error <= TOLERANCE
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "max_abs_error": self.max_abs_error,
-            "max_rel_error": self.max_rel_error,
-            "passed": self.passed,
-        }
-        if self.worst_step is not None and self.worst_index is not None:
-            out["worst"] = {
-                "step": self.worst_step,
-                "index": [self.worst_index[0] + 1, self.worst_index[1] + 1],
-            }
-        return out
 
 
 def crosscheck(derivation: Derivation) -> Crosscheck | None:
