@@ -526,6 +526,7 @@ def test_every_problem_renders_backward(name: str, fmt: str) -> None:
         assert "\\mathrm{d}" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lang", "notation"), [("en", "matrix"), ("zh", "token")])
 def test_standalone_tex_compiles(tmp_path: Path, lang: str, notation: str) -> None:
     document = render(_derive("example"), "tex", lang=lang, notation=notation)

@@ -24,7 +24,8 @@ from ..numbers import to_sympy
 from ..plan import backward_plan
 from ..problem import Matrix, Problem
 from ..steps import Kind, StepSpec
-from .forward import ExactRule, execute
+from .exact import ExactRule
+from .forward import execute
 
 __all__ = ["MAX_BACKWARD_SIZE", "extend"]
 

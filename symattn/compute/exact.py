@@ -10,16 +10,27 @@ with the values in the numerator.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import lcm
 from operator import mul
 from typing import Any
 
 from ..numbers import NEG_INF, Combination, ExpRatio, SoftmaxRow, Surd
-from ..problem import Mask, Matrix
+from ..problem import Mask, Matrix, Problem
+from ..steps import Kind, StepSpec
 
-__all__ = ["concat", "mask", "matmul", "scale", "softmax", "transpose", "weighted_sum"]
+__all__ = [
+    "FORWARD_RULES",
+    "ExactRule",
+    "concat",
+    "mask",
+    "matmul",
+    "scale",
+    "softmax",
+    "transpose",
+    "weighted_sum",
+]
 
 
 def transpose(matrix: Matrix) -> Matrix:
@@ -124,3 +135,33 @@ def weighted_sum(weights: Matrix, values: Matrix) -> Matrix:
 def concat(blocks: Sequence[Matrix]) -> Matrix:
     """The heads' outputs side by side."""
     return tuple(tuple(x for block in row for x in block) for row in zip(*blocks))
+
+
+ExactRule = Callable[[StepSpec, list[Matrix], Problem], Matrix]
+
+
+def _ids(problem: Problem) -> Matrix:
+    assert problem.lookup is not None
+    return tuple((Surd.rational(i),) for i in problem.lookup.ids)
+
+
+def _given(spec: StepSpec, problem: Problem) -> Matrix:
+    assert spec.source is not None
+    return spec.source.take(problem)
+
+
+FORWARD_RULES: dict[Kind, ExactRule] = {
+    Kind.TOKENS: lambda spec, args, p: _ids(p),
+    Kind.LOOKUP: lambda spec, args, p: _given(spec, p),
+    Kind.GIVEN: lambda spec, args, p: _given(spec, p),
+    Kind.PRODUCT: lambda spec, args, p: matmul(
+        transpose(args[0]) if spec.transpose_left else args[0],
+        transpose(args[1]) if spec.transpose_right else args[1],
+    ),
+    Kind.SCALE: lambda spec, args, p: scale(args[0], spec.divisor),
+    Kind.MASK: lambda spec, args, p: mask(args[0], p.mask or ()),
+    Kind.SOFTMAX: lambda spec, args, p: softmax(args[0]),
+    Kind.WEIGHTED_SUM: lambda spec, args, p: weighted_sum(args[0], args[1]),
+    Kind.CONCAT: lambda spec, args, p: concat(args),
+    Kind.COPY: lambda spec, args, p: args[0],
+}

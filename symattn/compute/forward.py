@@ -10,7 +10,7 @@ its operands' values by the same decimal rule the mistake models use
 from __future__ import annotations
 
 import decimal
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..derivation import Derivation
@@ -18,42 +18,13 @@ from ..numbers import NegInf, Surd, decimal_context, evaluate, evaluate_or_none
 from ..plan import Plan, forward_plan
 from ..problem import Matrix, Problem
 from ..steps import Kind, Step, StepSpec, Values
-from . import exact
 from . import values as decimal_rules
+from .exact import FORWARD_RULES, ExactRule
 
-__all__ = ["WORKING_PRECISION", "ExactRule", "execute", "run"]
+__all__ = ["WORKING_PRECISION", "execute", "run"]
 
 #: Significant digits of the high-precision values (more are added for --digits).
 WORKING_PRECISION = 50
-
-ExactRule = Callable[[StepSpec, list[Matrix], Problem], Matrix]
-
-
-def _ids(problem: Problem) -> Matrix:
-    assert problem.lookup is not None
-    return tuple((Surd.rational(i),) for i in problem.lookup.ids)
-
-
-def _given(spec: StepSpec, problem: Problem) -> Matrix:
-    assert spec.source is not None
-    return spec.source.take(problem)
-
-
-FORWARD_RULES: dict[Kind, ExactRule] = {
-    Kind.TOKENS: lambda spec, args, p: _ids(p),
-    Kind.LOOKUP: lambda spec, args, p: _given(spec, p),
-    Kind.GIVEN: lambda spec, args, p: _given(spec, p),
-    Kind.PRODUCT: lambda spec, args, p: exact.matmul(
-        exact.transpose(args[0]) if spec.transpose_left else args[0],
-        exact.transpose(args[1]) if spec.transpose_right else args[1],
-    ),
-    Kind.SCALE: lambda spec, args, p: exact.scale(args[0], spec.divisor),
-    Kind.MASK: lambda spec, args, p: exact.mask(args[0], p.mask or ()),
-    Kind.SOFTMAX: lambda spec, args, p: exact.softmax(args[0]),
-    Kind.WEIGHTED_SUM: lambda spec, args, p: exact.weighted_sum(args[0], args[1]),
-    Kind.CONCAT: lambda spec, args, p: exact.concat(args),
-    Kind.COPY: lambda spec, args, p: args[0],
-}
 
 
 def _direct(entry: Any) -> bool:

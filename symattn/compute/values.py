@@ -9,14 +9,22 @@ precision once.  A spec's mistake-model fields (``softmax``, ``mask_after``,
 from __future__ import annotations
 
 import decimal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 from ..numbers import Surd, evaluate
 from ..problem import Problem
 from ..steps import Kind, StepSpec
 
-__all__ = ["DecimalMatrix", "NotApplicable", "apply", "dec_matrix", "matmul", "transpose"]
+__all__ = [
+    "DECIMAL_RULES",
+    "DecimalMatrix",
+    "NotApplicable",
+    "apply",
+    "dec_matrix",
+    "matmul",
+    "transpose",
+]
 
 DecimalMatrix = list[list[Decimal]]
 NEG_INF = Decimal("-Infinity")
@@ -109,6 +117,92 @@ def jacobian(weights: DecimalMatrix, upstream: DecimalMatrix) -> DecimalMatrix:
     return out
 
 
+DecimalRule = Callable[
+    [StepSpec, list[DecimalMatrix], Problem, "DecimalMatrix | None"], DecimalMatrix
+]
+
+
+def _given(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    assert given is not None
+    return [list(row) for row in given]
+
+
+def _product(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    """Σ over pairs of operands of their products (one pair: a plain product)."""
+    total: DecimalMatrix | None = None
+    for left, right in zip(args[::2], args[1::2]):
+        term = matmul(
+            transpose(left) if spec.transpose_left else left,
+            transpose(right) if spec.transpose_right else right,
+        )
+        total = (
+            term if total is None else [[a + b for a, b in zip(r, s)] for r, s in zip(total, term)]
+        )
+    assert total is not None
+    return total
+
+
+def _scale(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    c = +evaluate(spec.divisor, decimal.getcontext().prec)
+    return [[s / c for s in row] for row in args[0]]
+
+
+def _mask(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    assert p.mask is not None
+    return [
+        [s if keep else NEG_INF for s, keep in zip(row, mask_row)]
+        for row, mask_row in zip(args[0], p.mask)
+    ]
+
+
+def _concat(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    return [[x for block in blocks for x in block] for blocks in zip(*args)]
+
+
+def _difference(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    assert given is not None
+    return [[a - b for a, b in zip(r, s)] for r, s in zip(args[0], given)]
+
+
+def _columns(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    assert spec.columns is not None
+    start, stop = spec.columns
+    return [row[start:stop] for row in args[0]]
+
+
+#: The decimal rule of each kind of step.
+DECIMAL_RULES: dict[Kind, DecimalRule] = {
+    Kind.TOKENS: _given,
+    Kind.LOOKUP: _given,
+    Kind.GIVEN: _given,
+    Kind.PRODUCT: _product,
+    Kind.WEIGHTED_SUM: _product,
+    Kind.SUM_OF_PRODUCTS: _product,
+    Kind.SCALE: _scale,
+    Kind.MASK: _mask,
+    Kind.SOFTMAX: lambda spec, args, p, given: softmax(spec, args[0], p),
+    Kind.CONCAT: _concat,
+    Kind.COPY: lambda spec, args, p, given: [list(row) for row in args[0]],
+    Kind.DIFFERENCE: _difference,
+    Kind.COLUMNS: _columns,
+    Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1]),
+}
+
+
 def apply(
     spec: StepSpec,
     operands: Sequence[DecimalMatrix],
@@ -116,62 +210,12 @@ def apply(
     given: DecimalMatrix | None = None,
 ) -> DecimalMatrix:
     """The values of one step from its operands' values (``given``: its source matrix)."""
-    kind = spec.kind
     args = list(operands)
     if spec.round_operand is not None and args:
         args[0] = round_to(args[0], spec.round_operand)
-    if kind in (Kind.GIVEN, Kind.LOOKUP, Kind.TOKENS):
-        assert given is not None
-        out = [list(row) for row in given]
-    elif kind in (Kind.PRODUCT, Kind.WEIGHTED_SUM):
-        left = transpose(args[0]) if spec.transpose_left else args[0]
-        right = transpose(args[1]) if spec.transpose_right else args[1]
-        out = matmul(left, right)
-    elif kind == Kind.SUM_OF_PRODUCTS:
-        total: DecimalMatrix | None = None
-        for left, right in zip(args[::2], args[1::2]):
-            left = transpose(left) if spec.transpose_left else left
-            right = transpose(right) if spec.transpose_right else right
-            term = matmul(left, right)
-            total = (
-                term
-                if total is None
-                else [[a + b for a, b in zip(r, s)] for r, s in zip(total, term)]
-            )
-        assert total is not None
-        out = total
-    elif kind == Kind.SCALE:
-        c = _divisor(spec)
-        out = [[s / c for s in row] for row in args[0]]
-    elif kind == Kind.MASK:
-        assert problem.mask is not None
-        out = [
-            [s if keep else NEG_INF for s, keep in zip(row, mask_row)]
-            for row, mask_row in zip(args[0], problem.mask)
-        ]
-    elif kind == Kind.SOFTMAX:
-        out = softmax(spec, args[0], problem)
-    elif kind == Kind.CONCAT:
-        out = [[x for block in blocks for x in block] for blocks in zip(*args)]
-    elif kind == Kind.COPY:
-        out = [list(row) for row in args[0]]
-    elif kind == Kind.DIFFERENCE:
-        assert given is not None
-        out = [[a - b for a, b in zip(r, s)] for r, s in zip(args[0], given)]
-    elif kind == Kind.COLUMNS:
-        assert spec.columns is not None
-        start, stop = spec.columns
-        out = [row[start:stop] for row in args[0]]
-    elif kind == Kind.JACOBIAN:
-        out = jacobian(args[0], args[1])
-    else:  # pragma: no cover - every kind is handled above
-        raise TypeError(f"no decimal rule for {kind}")
+    out = DECIMAL_RULES[spec.kind](spec, args, problem, given)
     if spec.transposed:
         if len(out) != len(out[0]):
             raise NotApplicable("a transposed matrix needs n = m")
         out = transpose(out)
     return out
-
-
-def _divisor(spec: StepSpec) -> Decimal:
-    return +evaluate(spec.divisor, decimal.getcontext().prec)

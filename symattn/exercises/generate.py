@@ -29,7 +29,8 @@ from math import isqrt
 from typing import Any
 
 from ..compute import derivation
-from ..compute.forward import FORWARD_RULES, WORKING_PRECISION, execute
+from ..compute.exact import FORWARD_RULES
+from ..compute.forward import WORKING_PRECISION, execute
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import load
