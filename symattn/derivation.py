@@ -1,4 +1,4 @@
-"""A derivation: every step of one problem, in SPEC §3 order, and its cross-check."""
+"""A derivation: every step of one problem, in order, and its cross-check."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def set_presenter(render: Callable[..., str]) -> None:
 
 @dataclass(frozen=True)
 class Derivation:
-    """The whole derivation of one problem: its steps, in SPEC §3 order.
+    """The whole derivation of one problem: its steps, in order (docs/json-output.md).
 
     ``matrices`` holds every matrix a step may name: the steps, and the matrices the
     problem gives (W_Q, a head's block h1.W_Q, memory, W_O).

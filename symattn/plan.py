@@ -1,9 +1,9 @@
 """The plan of a problem: which steps it has, in order, and what each is made from.
 
-This is the one place where the structure of attention is written down (SPEC §1, §3,
-§5).  The exact engine, the decimal engine that evaluates mistake models, the backward
-pass, the renderers and the checker all read a plan; a mistake model is a change to a
-plan (:meth:`Plan.changed`).
+This is the one place where the structure of attention is written down.  The exact
+engine, the decimal engine that evaluates mistake models, the backward pass, the
+renderers and the checker all read a plan; a mistake model is a change to a plan
+(:meth:`Plan.changed`).
 
 >>> from symattn.load import load
 >>> p = load({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
@@ -225,7 +225,7 @@ def forward_plan(problem: Problem) -> Plan:
 
 
 def backward_plan(problem: Problem) -> Plan:
-    """The gradients of SPEC §5, from dO (or O − T) back to X and the W's."""
+    """The gradients, from dO (or O − T) back to X and the W's."""
     p = problem
     tokens, kv_tokens = p.tokens, p.kv_tokens
     inputs: dict[str, Source] = {}

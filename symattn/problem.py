@@ -34,7 +34,7 @@ class Lookup:
 
 @dataclass(frozen=True)
 class Shapes:
-    """The sizes of a problem (SPEC §1): d_k and d_v are per head."""
+    """The sizes of a problem : d_k and d_v are per head."""
 
     n: int
     m: int
@@ -58,7 +58,7 @@ class Shapes:
 
 @dataclass(frozen=True)
 class Problem:
-    """A validated attention problem (SPEC §1–2), exact values throughout."""
+    """A validated attention problem , exact values throughout."""
 
     source: str
     shapes: Shapes

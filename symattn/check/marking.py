@@ -1,4 +1,4 @@
-"""Marking a hand calculation (SPEC §4): which entry is wrong, where it starts, and why.
+"""Marking a hand calculation which entry is wrong, where it starts, and why.
 
 An entry passes when it is within one unit of the last decimal place the student wrote
 (``0.73`` accepts 0.72 … 0.74), or within ``tolerance`` when one is given; integers and
@@ -334,7 +334,7 @@ def check(
     tolerance: float | str | Decimal | None = None,
     source: str | None = None,
 ) -> CheckResult:
-    """Check a hand calculation against the exact key (SPEC §4).
+    """Check a hand calculation against the exact key.
 
     ``problem`` may be an already derived key (a :class:`Derivation`), which is how a
     whole class is graded with the key computed once.

@@ -56,7 +56,8 @@ class CheckResult:
         return 1 if self.first_error is not None else 0
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The SPEC §4 object; each diagnosis ``message`` is in ``lang`` (both are kept)."""
+        """The JSON object of docs/answers-format.md; each diagnosis ``message`` is in
+        ``lang`` (both languages are kept too)."""
         return {
             "verdict": self.verdict,
             "first_error": self.first_error,

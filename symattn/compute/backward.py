@@ -1,4 +1,4 @@
-"""The backward pass (SPEC §5): every gradient of attention, exactly and step by step.
+"""The backward pass: every gradient of attention, exactly and step by step.
 
 Starting from ``dO`` (or from a ``target`` T, with L = ½‖O − T‖² and dO = O − T)::
 
@@ -108,7 +108,7 @@ BACKWARD_RULES: dict[Kind, ExactRule] = {
 
 
 def extend(derivation: Derivation) -> Derivation:
-    """The derivation with the backward steps of SPEC §5 appended."""
+    """The derivation with the backward steps appended."""
     p = derivation.problem
     if p.dO is None and p.target is None:
         raise SymattnError(

@@ -107,7 +107,7 @@ def _head(
 
 
 def backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
-    """Float64 gradients of SPEC §5, added to ``out`` (values, size of the terms)."""
+    """Float64 gradients of the backward pass, added to ``out`` (values, size of the terms)."""
     o = out["output"][0]
     if problem.dO is not None:
         d_o = _floats(problem.dO)

@@ -52,7 +52,7 @@ def _titled(exercise: Exercise, lang: str) -> Derivation:
 
 
 def answers_json(key: Derivation) -> dict[str, list[list[str]]]:
-    """The correct answers in SPEC §4 form: exact fractions, else 4 decimal places."""
+    """The correct answers as an answers file: exact fractions, else 4 decimal places."""
     out: dict[str, list[list[str]]] = {}
     for step_id in answer_steps(key):
         if step_id == "X":

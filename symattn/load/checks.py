@@ -1,4 +1,4 @@
-"""The shape rules of SPEC §1 and the problem keys that depend on shapes: heads,
+"""The shape rules of a problem and the problem keys that depend on shapes: heads,
 the upstream gradient, scale, mask and padding.  Every failure names the file and key.
 """
 
@@ -63,7 +63,7 @@ def labels(data: Mapping[str, Any], key: str, count: int, source: str) -> tuple[
 def split_heads(
     shapes: dict[str, int], heads: int, givens: Mapping[str, Any], source: str, first: str
 ) -> None:
-    """Per-head widths: head t takes the t-th block of columns (SPEC §1)."""
+    """Per-head widths: head t takes the t-th block of columns."""
     for dim, key in (("d_k", first), ("d_v", "V" if first == "Q" else "W_V")):
         if shapes[dim] % heads:
             raise SymattnError(
@@ -84,7 +84,7 @@ def split_heads(
 
 
 def check_upstream(shapes: dict[str, int], givens: Mapping[str, Any], source: str) -> None:
-    """``dO`` or ``target`` (SPEC §5): n × d_v, or n × d_out with W_O."""
+    """``dO`` or ``target``: n × d_v, or n × d_out with W_O."""
     if "dO" in givens and "target" in givens:
         raise SymattnError(f"{source}: give dO or target for the backward pass, not both")
     width = shapes.get("d_out", shapes["d_v"] * shapes.get("heads", 1))

@@ -1,7 +1,7 @@
 """Problem files: TOML, JSON or a dict into a validated, frozen :class:`Problem`.
 
 Every value goes through :mod:`symattn.load.values` (no ``eval``, no ``sympify``), every
-shape is checked against the rules of SPEC §1, and every failure is a
+shape is checked against the rules of docs/problem-format.md, and every failure is a
 :class:`~symattn.errors.SymattnError` whose one-line message names the file, the key
 and, where it applies, the row and column.
 
@@ -165,7 +165,7 @@ def load(
     max_size: int | None = None,
     source: str | None = None,
 ) -> Problem:
-    """Read and validate a problem from a file path or a dict (SPEC §2)."""
+    """Read and validate a problem from a file path or a dict (docs/problem-format.md)."""
     if isinstance(problem, Mapping):
         data: Mapping[str, Any] = problem
         name = source or "<problem>"

@@ -1,4 +1,5 @@
-"""The SPEC §3 JSON object: every step's exact entries, decimals and floats."""
+"""The JSON of ``symattn derive --format json`` (docs/json-output.md): every step's
+exact entries, decimals and floats."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def step_json(
 
 
 def render_json(derivation: Derivation, words: Words, digits: int = 4) -> dict[str, Any]:
-    """The whole derivation as the SPEC §3 object (a dict ready for ``json.dumps``)."""
+    """The whole derivation as the JSON object (a dict ready for ``json.dumps``)."""
     problem = derivation.problem
     shapes = problem.shapes.as_dict()
     out: dict[str, Any] = {"symattn_version": __version__}
