@@ -5,8 +5,8 @@ Run from anywhere as ``python benchmarks/bench_check.py [--repeat N] [--seed S] 
 The problem is the bundled seed example extended to three tokens (我 爱 苹果: same vocabulary,
 embedding and weights, d_model = 4, d_k = d_v = 2, scale √2).  500 answer files are generated
 from ``random.Random(seed)`` into a temporary directory, untimed: correct answers (values of
-``symattn.engine.evaluate`` rounded to 2–4 places), every mistake model that applies
-(``symattn.check.MODELS`` via ``_model_runs`` and ``engine.Variant``), arithmetic slips (some
+``symattn.compute.variants.evaluate`` rounded to 2–4 places), every mistake model that applies
+(``symattn.check.mistakes.MISTAKES`` and their plans), arithmetic slips (some
 carried forward into the later steps), partial answers with gaps, and a few malformed files, so
 that error-carried-forward and the mistake-model diagnosis really run.
 
@@ -24,7 +24,7 @@ start would inflate the one-file time and flatter the ratio.
 
 Target: 500 files take less than 10x the time of one.  The per-file cost,
 (500 files - one file) / 499, is printed alongside.  ``--profile`` also runs
-``symattn.grade.grade`` over the same 500 files in this process under cProfile and prints the
+``symattn.check.grade.grade`` over the same 500 files in this process under cProfile and prints the
 top functions by cumulative time.  Exit status 0 when the target passes, 1 otherwise.
 """
 
@@ -52,13 +52,14 @@ from pathlib import Path
 
 from bench_exact import format_seconds, package_version, verdict
 
-from symattn import derive, engine
-from symattn.check import MODELS, _model_runs
-from symattn.engine import DecimalMatrix, Variant
-from symattn.exact import round_half_away
-from symattn.grade import answer_files, grade
-from symattn.spec import Problem
-from symattn.steps import Derivation
+from symattn import derive
+from symattn.check.grade import answer_files, grade
+from symattn.check.mistakes import MISTAKES, by_id, runs
+from symattn.compute.variants import DecimalMatrix, evaluate
+from symattn.derivation import Derivation
+from symattn.numbers import round_half_away
+from symattn.plan import forward_plan
+from symattn.problem import Problem
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -210,12 +211,12 @@ def write_answers(directory: Path, problem: Problem, seed: int) -> tuple[AnswerW
     """Write ``FILES`` answer files; return the writer and one file to time alone."""
     rng = random.Random(seed)
     writer = AnswerWriter(directory, rng)
-    key = engine.evaluate(problem)
+    key = evaluate(problem, forward_plan(problem))
     # Mistake model → its values under each run (premature rounding has several).
     model_values: dict[str, list[dict[str, DecimalMatrix]]] = {}
-    for model in MODELS:
-        for model_problem, variant, _facts in _model_runs(model, problem):
-            model_values.setdefault(model, []).append(engine.evaluate(model_problem, variant))
+    for mistake in MISTAKES:
+        for plan, _facts in runs(mistake, problem):
+            model_values.setdefault(mistake.id, []).append(evaluate(problem, plan))
     if not model_values:
         raise SystemExit("no mistake model applies to the benchmark problem")
 
@@ -237,7 +238,7 @@ def write_answers(directory: Path, problem: Problem, seed: int) -> tuple[AnswerW
         elif kind == "model":
             model = rng.choice(sorted(model_values))
             values = rng.choice(model_values[model])
-            steps = some_steps(rng, MODELS[model][0])
+            steps = some_steps(rng, by_id(model).shows_in)
             path = writer.write(model, writer.matrices(values, steps, places))
             if single is None and model in ("softmax_wrong_axis", "no_scaling"):
                 single = path
@@ -278,7 +279,7 @@ def write_slip(
     values[step_id] = wrong
     before = writer.matrices(values, steps[: steps.index(step_id) + 1], places)
     carried = rng.random() < 0.5
-    later = engine.evaluate(problem, Variant(), written_values(before)) if carried else key
+    later = evaluate(problem, forward_plan(problem), written_values(before)) if carried else key
     after = writer.matrices(later, steps[steps.index(step_id) + 1 :], places)
     writer.write("slip_carried" if carried else "slip", before | after)
 
@@ -394,7 +395,7 @@ def summarise_report(report: Path, expected_rows: int) -> tuple[str | None, str]
 
 
 def profile_grade(key: Derivation, files: list[str], top: int = 25) -> None:
-    """cProfile of ``symattn.grade.grade`` over ``files`` in this process."""
+    """cProfile of ``symattn.check.grade.grade`` over ``files`` in this process."""
     profiler = cProfile.Profile()
     start = time.perf_counter()
     profiler.enable()
@@ -427,7 +428,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="also profile symattn.grade.grade over the 500 files in process",
+        help="also profile symattn.check.grade.grade over the 500 files in process",
     )
     args = parser.parse_args(argv)
     if args.repeat < 1:
@@ -452,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         writer, single = write_answers(answers_dir, key.problem, args.seed)
         kinds = writer.kinds
         malformed = sum(n for kind, n in kinds.items() if kind.startswith("malformed"))
-        models = sorted(k for k in kinds if k in MODELS)
+        models = sorted(k for k in kinds if k in {m.id for m in MISTAKES})
         print(
             f"{writer.count} answer files: {kinds['correct']} correct, "
             f"{sum(kinds[m] for m in models)} with a mistake model ({len(models)} models), "

@@ -1,232 +1,155 @@
-"""Steps and derivations: data that renderers read, never text.
+"""Steps and derivations: the structure of the computation, as data.
 
-A :class:`Step` holds one matrix of the computation (SPEC §3 order): its id, its
-general formula, the exact entries and their high-precision values.  The formula
-of one entry, written out (which terms are summed, what is divided by what), is a
-small structure built on demand by :meth:`Derivation.entry`.
+The *plan* of a problem (:func:`symattn.plan.forward_plan`) is a tuple of
+:class:`StepSpec`: each step's id, its :class:`Kind`, what it is computed from
+(``operands``: earlier steps, or matrices the problem gives) and its general formula.
+Every engine reads the same plan — the exact one, the decimal one that evaluates
+mistake models, the backward pass — and so does every renderer and the checker, which
+finds what a step depends on in ``operands``.
+
+A :class:`Step` is a spec with its numbers: the exact entries and their
+high-precision values; :class:`~symattn.derivation.Derivation` holds every step of
+one problem.
 """
 
 from __future__ import annotations
 
-import decimal
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Union
+from enum import Enum
+from typing import Any
 
 from .errors import SymattnError
-from .exact import (
-    NEG_INF,
-    Combination,
-    ExpRatio,
-    NegInf,
-    Surd,
-    decimal_context,
-    rational_value,
-    round_half_away,
-)
+from .ids import split_id
+from .numbers import NegInf, rational_value, round_half_away, to_sympy
+from .printing import sstr
+from .problem import Matrix, Problem
 
-if TYPE_CHECKING:
-    from .crosscheck import Crosscheck
-    from .spec import Matrix, Problem
-
-__all__ = [
-    "STEP_TITLES",
-    "Derivation",
-    "DotEntry",
-    "EntryFormula",
-    "GivenEntry",
-    "JacobianEntry",
-    "LookupEntry",
-    "MaskEntry",
-    "Product",
-    "Ref",
-    "ScaleEntry",
-    "SoftmaxEntry",
-    "Step",
-    "split_id",
-]
-
-STEP_TITLES = {
-    "tokens": "Tokens and ids",
-    "X": "Embedding rows",
-    "Q": "Queries",
-    "K": "Keys",
-    "V": "Values",
-    "scores": "Attention scores",
-    "scaled_scores": "Scaled scores",
-    "masked_scores": "Masked scores",
-    "weights": "Attention weights",
-    "output": "Output",
-    "concat": "Concatenated heads",
-    "dO": "Upstream gradient",
-    "dV": "Gradient of the values",
-    "dweights": "Gradient of the weights",
-    "dscaled_scores": "Through the softmax",
-    "dscores": "Gradient of the scores",
-    "dQ": "Gradient of the queries",
-    "dK": "Gradient of the keys",
-    "dW_Q": "Gradient of W_Q",
-    "dW_K": "Gradient of W_K",
-    "dW_V": "Gradient of W_V",
-    "dX": "Gradient of the embeddings",
-    "dW_O": "Gradient of W_O",
-    "dconcat": "Gradient of the concatenated heads",
-}
-
-
-def split_id(step_id: str) -> tuple[int | None, str]:
-    """``"h2.scores"`` → ``(2, "scores")``; ``"scores"`` → ``(None, "scores")``."""
-    if step_id.startswith("h") and "." in step_id:
-        head, base = step_id.split(".", 1)
-        if head[1:].isdigit():
-            return int(head[1:]), base
-    return None, step_id
-
+__all__ = ["Kind", "Source", "Step", "StepSpec", "Values"]
 
 Values = tuple[tuple[Decimal | None, ...], ...]
+"""High-precision values of a step's entries (None where symbols leave no number)."""
+
+
+class Kind(Enum):
+    """How a step is made from its operands."""
+
+    TOKENS = "tokens"  # text → tokens → ids
+    LOOKUP = "lookup"  # rows of the embedding table, by id
+    GIVEN = "given"  # a matrix the problem gives (or a head's block of it)
+    PRODUCT = "product"  # operands[0] · operands[1], either transposed
+    SUM_OF_PRODUCTS = "product_sum"  # Σ over pairs of operands of their products
+    SCALE = "scale"  # operand / divisor
+    MASK = "mask"  # −∞ where the mask forbids
+    SOFTMAX = "softmax"  # row-wise softmax
+    WEIGHTED_SUM = "weighted_sum"  # b_i = Σ_j a_ij v_j
+    CONCAT = "concat"  # the heads' outputs side by side
+    COPY = "copy"  # the operand itself (the output of heads without W_O)
+    DIFFERENCE = "difference"  # operands[0] − a given matrix (dO = O − T)
+    COLUMNS = "columns"  # a block of the operand's columns (a head's dO)
+    JACOBIAN = "jacobian"  # row i: (diag(a_i) − a_i a_iᵀ) g_i
 
 
 @dataclass(frozen=True)
-class Ref:
-    """One entry of a named matrix; ``row`` and ``col`` are 0-based."""
+class Source:
+    """A matrix the problem gives: a field of :class:`~symattn.problem.Problem`, or the
+    block of its columns ``start … stop − 1`` that one head takes."""
 
-    matrix: str
-    row: int
-    col: int
+    field: str
+    columns: tuple[int, int] | None = None
 
-
-@dataclass(frozen=True)
-class Product:
-    """One term ``left · right`` of a dot product."""
-
-    left: Ref
-    right: Ref
-    left_value: Any
-    right_value: Any
-
-
-@dataclass(frozen=True)
-class DotEntry:
-    """``target = Σ_k left_k · right_k``, every term kept, zeros included."""
-
-    target: Ref
-    terms: tuple[Product, ...]
-    value: Any
+    def take(self, problem: Problem) -> Matrix:
+        matrix: Matrix | None = getattr(problem, self.field)
+        if matrix is None:
+            raise SymattnError(f"{problem.source}: {self.field} is not given")
+        if self.columns is None:
+            return matrix
+        start, stop = self.columns
+        return tuple(tuple(row[start:stop]) for row in matrix)
 
 
-@dataclass(frozen=True)
-class ScaleEntry:
-    """``target = source / divisor``."""
+@dataclass(frozen=True, kw_only=True)
+class StepSpec:
+    """One step of the plan: what it is, what it is made from, how it is written."""
 
-    target: Ref
-    source: Ref
-    source_value: Any
-    divisor: Any
-    divisor_label: str
-    value: Any
+    id: str
+    kind: Kind
+    formula: str  # the general formula in Unicode, as in JSON: "Q = X W_Q"
+    operands: tuple[str, ...] = ()
+    source: Source | None = None  # GIVEN, LOOKUP, DIFFERENCE: the given matrix
+    transpose_left: bool = False
+    transpose_right: bool = False
+    divisor: Any = None  # SCALE: the exact divisor
+    divisor_label: str = ""  # SCALE: "sqrt(d_k)" or how the problem wrote it
+    columns: tuple[int, int] | None = None  # COLUMNS: the block
+    row_labels: tuple[str, ...] | None = None
+    col_labels: tuple[str, ...] | None = None
+    # What a mistake model changes (see symattn.check.mistakes): the exact engine
+    # computes only the defaults.
+    softmax: str = "rows"  # rows | columns | global | no_exp | none
+    mask_after: bool = False  # softmax over every key, then zero the masked weights
+    transposed: bool = False  # the result is transposed
+    round_operand: int | None = None  # operands[0] rounded to this many places first
+    shown: bool = True  # False for a helper step a mistake model inserts
 
+    @property
+    def head(self) -> int | None:
+        """The step's head (1-based), or None for a single head."""
+        return split_id(self.id)[0]
 
-@dataclass(frozen=True)
-class MaskEntry:
-    """``target = source`` where the mask allows it, else −∞."""
+    @property
+    def base(self) -> str:
+        """The id without its head: ``h2.scores`` → ``scores``."""
+        return split_id(self.id)[1]
 
-    target: Ref
-    source: Ref
-    source_value: Any
-    allowed: bool
-    value: Any
-
-
-@dataclass(frozen=True)
-class SoftmaxEntry:
-    """``target = exp(numerator) / Σ exp(row)`` over the unmasked entries of the row."""
-
-    target: Ref
-    numerator: Ref | None  # None when the entry is masked (weight exactly 0)
-    row: tuple[tuple[Ref, Any], ...]
-    value: Any
-    exps: tuple[Decimal, ...] | None = None  # e^x of each unmasked score (numeric problems)
-    total: Decimal | None = None  # their sum
-
-
-@dataclass(frozen=True)
-class JacobianEntry:
-    """``target = a_j (g_j − Σ_k a_k g_k)``: row i of the softmax Jacobian applied to g.
-
-    ``weights`` and ``upstream`` are the row's entries (a_k and g_k = dL/da_k); the Jacobian
-    of the softmax is diag(a) − a aᵀ.
-    """
-
-    target: Ref
-    weights: tuple[tuple[Ref, Any], ...]
-    upstream: tuple[tuple[Ref, Any], ...]
-    column: int
-    value: Any
-
-
-@dataclass(frozen=True)
-class LookupEntry:
-    """``target`` copied from row ``token_id`` of the embedding."""
-
-    target: Ref
-    token: str
-    token_id: int
-    value: Any
-
-
-@dataclass(frozen=True)
-class GivenEntry:
-    """An entry given in the problem file."""
-
-    target: Ref
-    value: Any
-
-
-EntryFormula = Union[
-    DotEntry, ScaleEntry, MaskEntry, SoftmaxEntry, JacobianEntry, LookupEntry, GivenEntry
-]
+    def changed(self, **changes: Any) -> StepSpec:
+        return replace(self, **changes)
 
 
 @dataclass(frozen=True)
 class Step:
-    """One matrix of the derivation.
+    """One matrix of the derivation: its spec, exact entries and high-precision values."""
 
-    ``kind`` says how it was made: ``lookup``, ``given``, ``product`` (of
-    ``operands[0]`` and ``operands[1]``, transposed when ``transpose_right``),
-    ``scale``, ``mask`` or ``softmax``.
-    """
-
-    id: str
-    symbol: str
-    formula: str
-    kind: str
+    spec: StepSpec
     exact: Matrix
     values: Values
-    operands: tuple[str, ...] = ()
-    transpose_right: bool = False
-    row_labels: tuple[str, ...] | None = None
-    col_labels: tuple[str, ...] | None = None
     _decimals: dict[tuple[int, int, int], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
-    transpose_left: bool = False
+
+    # -- the spec, read through -------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.spec.id
 
     @property
-    def title(self) -> str:
-        head, base = split_id(self.id)
-        title = STEP_TITLES.get(base, base)
-        if base == "output" and self.kind == "product" and self.operands[0] == "concat":
-            title = "Output projection"
-        return f"Head {head}: {title}" if head is not None else title
+    def kind(self) -> Kind:
+        return self.spec.kind
+
+    @property
+    def formula(self) -> str:
+        return self.spec.formula
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return self.spec.operands
+
+    @property
+    def row_labels(self) -> tuple[str, ...] | None:
+        return self.spec.row_labels
+
+    @property
+    def col_labels(self) -> tuple[str, ...] | None:
+        return self.spec.col_labels
 
     @property
     def shape(self) -> tuple[int, int]:
         return len(self.exact), len(self.exact[0])
 
+    # -- entries ----------------------------------------------------------------------
     def exact_str(self, i: int, j: int) -> str:
         """SymPy ``str`` form of entry (i, j), 0-based."""
-        return str(self.exact[i][j])
+        return sstr(self.exact[i][j])
 
     def decimal_str(self, i: int, j: int, digits: int) -> str | None:
         """Entry (i, j) rounded half away from zero to ``digits`` places, or None."""
@@ -264,132 +187,4 @@ class Step:
         """The exact matrix as a SymPy ``ImmutableMatrix`` (imports SymPy)."""
         import sympy
 
-        def conv(entry: Any) -> Any:
-            if isinstance(entry, (Surd, ExpRatio, Combination)):
-                return entry.to_sympy()
-            if isinstance(entry, NegInf):
-                return -sympy.oo
-            return sympy.sympify(entry)
-
-        return sympy.ImmutableMatrix([[conv(e) for e in row] for row in self.exact])
-
-
-@dataclass
-class Derivation:
-    """The whole derivation of one problem: its steps, in SPEC §3 order."""
-
-    problem: Problem
-    steps: tuple[Step, ...]
-    matrices: dict[str, Matrix]
-    precision: int
-    crosscheck: Crosscheck | None = None
-    _by_id: dict[str, Step] = field(default_factory=dict, repr=False)
-    #: Work that only depends on this derivation, kept for its next use (the checker
-    #: evaluates the same mistake models for every student of a class).
-    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._by_id = {s.id: s for s in self.steps}
-
-    def __iter__(self) -> Iterator[Step]:
-        return iter(self.steps)
-
-    def __len__(self) -> int:
-        return len(self.steps)
-
-    def step(self, step_id: str) -> Step:
-        try:
-            return self._by_id[step_id]
-        except KeyError:
-            known = ", ".join(self._by_id)
-            raise SymattnError(f"no step {step_id!r} in this derivation; steps: {known}") from None
-
-    def render(self, fmt: str = "text", **options: Any) -> str:
-        """This derivation in one format; see :func:`symattn.render.render`."""
-        from .render import render
-
-        return render(self, fmt, **options)
-
-    def _repr_markdown_(self) -> str:
-        """Jupyter shows a derivation as Markdown with math."""
-        return self.render("markdown")
-
-    def _repr_latex_(self) -> str:
-        """Front ends that prefer LaTeX get the displayed formulas, one per block."""
-        from .render.markdown import render_math
-
-        return render_math(self)
-
-    @property
-    def step_ids(self) -> tuple[str, ...]:
-        return tuple(s.id for s in self.steps)
-
-    def _exponentials(self, src: str, i: int) -> tuple[tuple[Decimal, ...] | None, Decimal | None]:
-        """e^x of each unmasked score of row i, and their sum (None when symbolic)."""
-        values = [v for v in self.step(src).values[i] if v is None or v.is_finite()]
-        if any(v is None for v in values):
-            return None, None
-        with decimal.localcontext(decimal_context(self.precision)):
-            exps = tuple(v.exp() for v in values if v is not None)
-            return exps, sum(exps, Decimal(0))
-
-    def entry(self, step_id: str, i: int, j: int) -> EntryFormula:
-        """The written-out formula of entry (i, j) (0-based) of a step."""
-        step = self.step(step_id)
-        rows, cols = step.shape
-        if not (0 <= i < rows and 0 <= j < cols):
-            raise SymattnError(f"{step_id} has shape {rows} × {cols}; no entry ({i + 1}, {j + 1})")
-        target = Ref(step.id, i, j)
-        value = step.exact[i][j]
-        if step.kind in ("product", "product_sum"):
-            terms = []
-            pairs = zip(step.operands[::2], step.operands[1::2])
-            for left_name, right_name in pairs:  # one pair, or several for a sum of products
-                left, right = self.matrices[left_name], self.matrices[right_name]
-                width = len(left) if step.transpose_left else len(left[0])
-                for k in range(width):
-                    l_ref = Ref(left_name, k, i) if step.transpose_left else Ref(left_name, i, k)
-                    r_ref = Ref(right_name, j, k) if step.transpose_right else Ref(right_name, k, j)
-                    terms.append(
-                        Product(
-                            l_ref, r_ref, left[l_ref.row][l_ref.col], right[r_ref.row][r_ref.col]
-                        )
-                    )
-            return DotEntry(target, tuple(terms), value)
-        if step.kind == "jacobian":
-            weights_id, upstream_id = step.operands
-            a_row = self.matrices[weights_id][i]
-            g_row = self.matrices[upstream_id][i]
-            return JacobianEntry(
-                target,
-                tuple((Ref(weights_id, i, k), a) for k, a in enumerate(a_row)),
-                tuple((Ref(upstream_id, i, k), g) for k, g in enumerate(g_row)),
-                j,
-                value,
-            )
-        if step.kind == "scale":
-            (src,) = step.operands
-            return ScaleEntry(
-                target,
-                Ref(src, i, j),
-                self.matrices[src][i][j],
-                self.problem.scale,
-                "sqrt(d_k)" if self.problem.scale_label == "sqrt(d_k)" else "c",
-                value,
-            )
-        if step.kind == "mask":
-            (src,) = step.operands
-            allowed = not isinstance(value, NegInf)
-            return MaskEntry(target, Ref(src, i, j), self.matrices[src][i][j], allowed, value)
-        if step.kind == "softmax":
-            (src,) = step.operands
-            source = self.matrices[src][i]
-            row = tuple((Ref(src, i, k), x) for k, x in enumerate(source) if x is not NEG_INF)
-            numerator = None if source[j] is NEG_INF else Ref(src, i, j)
-            exps, total = self._exponentials(src, i)
-            return SoftmaxEntry(target, numerator, row, value, exps, total)
-        if step.kind == "lookup":
-            lookup = self.problem.lookup
-            assert lookup is not None
-            return LookupEntry(target, lookup.tokens[i], lookup.ids[i], value)
-        return GivenEntry(target, value)
+        return sympy.ImmutableMatrix([[to_sympy(e) for e in row] for row in self.exact])

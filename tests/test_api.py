@@ -8,7 +8,7 @@ import pytest
 import sympy
 
 import symattn
-from symattn.steps import DotEntry, Ref, SoftmaxEntry
+from symattn.entries import DotEntry, Ref, SoftmaxEntry
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = {
@@ -22,7 +22,19 @@ PROBLEM = {
 
 def test_all_is_pinned() -> None:
     assert sorted(symattn.__all__) == sorted(
-        ["Derivation", "Problem", "Step", "SymattnError", "__version__", "derive", "load"]
+        [
+            "Derivation",
+            "Problem",
+            "Step",
+            "SymattnError",
+            "__version__",
+            "check",
+            "derive",
+            "grade",
+            "load",
+            "make_exercises",
+            "render",
+        ]
     )
     for name in symattn.__all__:
         assert hasattr(symattn, name)
@@ -81,6 +93,38 @@ def test_crosscheck_can_be_skipped() -> None:
 
 def test_max_size_lifts_the_limit() -> None:
     big = {"Q": [[1]] * 130, "K": [[1]] * 2, "V": [[1]] * 2}
-    with pytest.raises(symattn.SymattnError, match="--max-size 130"):
+    with pytest.raises(symattn.SymattnError, match="max_size=130"):
         symattn.load(big)
     assert symattn.load(big, max_size=130).n == 130
+
+
+def test_problems_are_immutable_and_hashable() -> None:
+    import dataclasses
+
+    p, q = symattn.load(PROBLEM), symattn.load(dict(PROBLEM))
+    assert hash(p) == hash(q) and p == q
+    assert {p: 1}[q] == 1  # a problem keys a cache by value, never by id()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.shapes.n = 99  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.title = "changed"  # type: ignore[misc]
+    assert hash(symattn.load({**PROBLEM, "scale": "none"})) != hash(p)
+
+
+def test_a_derivation_is_frozen_and_its_cross_check_comes_with_it() -> None:
+    import dataclasses
+
+    d = symattn.derive(PROBLEM)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.crosscheck = None  # type: ignore[misc]
+    bare = symattn.derive(PROBLEM, crosscheck=False)
+    assert bare.crosscheck is None and bare.step_ids == d.step_ids
+
+
+def test_every_verb_is_in_the_package() -> None:
+    d = symattn.derive(PROBLEM)
+    result = symattn.check(d, {"Q": [[2, 1], ["1/2", 5]]})
+    assert result.verdict == "incorrect" and result.first_error == "Q"
+    assert symattn.render(d, "json").startswith("{")
+    exercises = symattn.make_exercises(1, 2)
+    assert len(exercises) == 2 and exercises[0].key.crosscheck is not None

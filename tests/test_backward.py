@@ -26,9 +26,11 @@ import numpy as np
 import pytest
 
 import symattn
+from symattn.derivation import Derivation
 from symattn.examples import example_path
+from symattn.load import read_file
+from symattn.printing import sstr
 from symattn.render import render
-from symattn.steps import Derivation
 
 from .helpers import run_cli
 from .test_latex_compile import _compile, _engine
@@ -121,7 +123,7 @@ def _scale(problem: dict[str, Any], d_k: int) -> float:
         return 1.0
     if scale == "sqrt(d_k)":
         return math.sqrt(d_k)
-    return float(Fraction(str(scale)))
+    return float(Fraction(sstr(scale)))
 
 
 def _allowed(problem: dict[str, Any], n: int, m: int) -> np.ndarray:
@@ -203,7 +205,7 @@ def test_bundled_example_step_ids() -> None:
     assert d.step_ids == (
         "X", "Q", "K", "V", "scores", "scaled_scores", "weights", "output",
         *BACKWARD, *WEIGHT_GRADS,
-    )  # fmt: skip
+    )
     assert d.crosscheck is not None and d.crosscheck.passed
 
 
@@ -215,7 +217,7 @@ def test_gradient_shapes_for_cross_attention() -> None:
         "dO": (3, 2), "dV": (2, 2), "dweights": (3, 2), "dscaled_scores": (3, 2),
         "dscores": (3, 2), "dQ": (3, 2), "dK": (2, 2),
         "dW_Q": (3, 2), "dW_K": (3, 2), "dW_V": (3, 2), "dX": (3, 3),
-    }  # fmt: skip
+    }
 
 
 def test_given_do_is_the_first_backward_step_unchanged() -> None:
@@ -346,7 +348,7 @@ def test_gradients_match_torch_autograd(name: str) -> None:
 
 
 def test_bundled_example_matches_torch_autograd() -> None:
-    problem = symattn.spec.read_file(example_path("backward"))
+    problem = read_file(example_path("backward"))
     grads = _torch_gradients(dict(problem))
     d = _derive("example")
     for step_id, grad in grads.items():
@@ -423,7 +425,7 @@ dO = [[1, 0, 0, 1], [0, 1, 1, 0]]
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (BASE_TOML, "--backward needs an upstream gradient: give dO"),
+        (BASE_TOML, "the backward pass needs an upstream gradient: give dO"),
         (
             BASE_TOML + "target = [[1, 1], [0, 2]]\ndO = [[1, 0], [0, 1]]\n",
             "give dO or target for the backward pass, not both",
@@ -479,13 +481,12 @@ def _cli(fmt: str, *extra: str) -> str:
 
 def test_text_shows_the_softmax_jacobian() -> None:
     text = _cli("text")
-    assert "J₁ = diag(a₁) − a₁ a₁ᵀ" in text and "J₂ = diag(a₂) − a₂ a₂ᵀ" not in text
-    assert "dS'_i = (diag(a_i) − a_i a_iᵀ) dA_i" in text
+    assert "J₁ ≈" in text and "J₂ ≈" not in text
+    assert "ds′ᵢ = (diag(aᵢ) − aᵢ aᵢᵀ) daᵢ" in text
     assert "dX = dQ W_Qᵀ + dK W_Kᵀ + dV W_Vᵀ" in text
-    assert "dO = O − T (L = ½‖O − T‖²)" in text
     assert "Cross-check against NumPy float64: passed" in text
     everything = _cli("text", "--rows", "all")
-    assert "J₂ = diag(a₂) − a₂ a₂ᵀ" in everything
+    assert "J₂ ≈" in everything
 
 
 def test_json_has_every_backward_step() -> None:
@@ -525,6 +526,7 @@ def test_every_problem_renders_backward(name: str, fmt: str) -> None:
         assert "\\mathrm{d}" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lang", "notation"), [("en", "matrix"), ("zh", "token")])
 def test_standalone_tex_compiles(tmp_path: Path, lang: str, notation: str) -> None:
     document = render(_derive("example"), "tex", lang=lang, notation=notation)

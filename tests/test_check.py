@@ -1,7 +1,7 @@
 """`symattn check`: marking a hand calculation (SPEC §4) and its errors (SPEC §6).
 
 Wrong answers are made the way a student makes them: the problem is recomputed with a
-mistake (:class:`symattn.engine.Variant`, or another scale divisor) and every entry is
+mistake by an independent reference computation (tests/reference.py) and every entry is
 written to 4 places, rounded half away from zero.  The problem is chosen so that the
 mistakes cannot coincide: the scores are not symmetric, d_model = 3 ≠ d_k = 2 (so
 √d_model, d_k and √d_k are three different divisors), and the masked variant uses a
@@ -30,11 +30,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import symattn
-from symattn import engine
 from symattn.check import CheckResult, StepResult, check
 from symattn.cli import main
-from symattn.engine import DecimalMatrix, Variant
-from symattn.exact import round_half_away
+from symattn.numbers import round_half_away
+
+from . import reference
+
+DecimalMatrix = list[list[Decimal]]
 
 with warnings.catch_warnings():
     # Hypothesis imports libcst to write a patch of failing examples when a test fails;
@@ -75,7 +77,7 @@ def key(name: str) -> symattn.Derivation:
 
 @functools.cache
 def right(name: str) -> dict[str, DecimalMatrix]:
-    return engine.evaluate(problem(name))
+    return reference.attention(SPECS[name])
 
 
 def text(x: Decimal, places: int = 4) -> str:
@@ -112,17 +114,6 @@ def summary(result: CheckResult) -> list[tuple[str, str, bool, list[str]]]:
 
 #: Mistakes made by dividing by another number (the problem file's own `scale` key).
 SCALES: dict[str, Any] = {"no_scaling": 1, "scaled_by_d_model": "sqrt(3)", "scaled_by_dk": 2}
-VARIANTS = {
-    "no_softmax": Variant(softmax="none"),
-    "softmax_wrong_axis": Variant(softmax="columns"),
-    "exp_missing_in_softmax": Variant(softmax="no_exp"),
-    "scores_transposed": Variant(transpose_scores=True),
-    "weights_transposed": Variant(transpose_weights=True),
-    "weighted_sum_of_keys": Variant(values="K"),
-    "mask_after_softmax": Variant(mask_after_softmax=True),
-    "premature_rounding_0": Variant(round_before_softmax=0),
-    "premature_rounding_1": Variant(round_before_softmax=1),
-}
 SCORE_STEPS = ("scaled_scores", "masked_scores", "weights", "output")
 #: mistake → the steps it changes (masked_scores only where there is a mask).
 AFFECTED: dict[str, tuple[str, ...]] = {
@@ -148,9 +139,7 @@ def diagnosis_id(mistake: str) -> str:
 @functools.cache
 def mistaken(mistake: str, name: str) -> dict[str, DecimalMatrix]:
     """Every step's values when ``mistake`` is made on problem ``name``."""
-    if mistake in SCALES:
-        return engine.evaluate(symattn.load({**SPECS[name], "scale": SCALES[mistake]}))
-    return engine.evaluate(problem(name), VARIANTS[mistake])
+    return reference.attention(SPECS[name], mistake)
 
 
 def affected(mistake: str, name: str) -> list[str]:
@@ -377,7 +366,7 @@ def test_weights_from_coarsely_rounded_scores_not_written(places: int) -> None:
 def test_written_intermediates_at_one_place_are_premature_rounding_carried_forward() -> None:
     rough = written(right("plain")["scaled_scores"], 1)
     assert rough[1][2] == "2.5"  # 2.4749 written as 2.5
-    worked = engine.evaluate(problem("plain"), overrides={"scaled_scores": decimals(rough)})
+    worked = reference.attention(BASE, overrides={"scaled_scores": decimals(rough)})
     answers = {"scaled_scores": rough, "weights": written(worked["weights"])}
     result = check(key("plain"), answers)
     steps = by_id(result)
@@ -392,12 +381,12 @@ def test_written_intermediates_at_one_place_are_premature_rounding_carried_forwa
 # -- 2. carried rounding is not punished --------------------------------------------------
 
 
-def rounded_chain(p: symattn.Problem, places: int) -> dict[str, list[list[str]]]:
+def rounded_chain(spec: dict[str, Any], places: int) -> dict[str, list[list[str]]]:
     """Correct answers, each step worked from the previous step as written (rounded)."""
     answers: dict[str, list[list[str]]] = {}
     overrides: dict[str, DecimalMatrix] = {}
-    for step in (s for s in STEPS if s in engine.evaluate(p)):
-        values = engine.evaluate(p, overrides=overrides)
+    for step in (s for s in STEPS if s in reference.attention(spec)):
+        values = reference.attention(spec, overrides=overrides)
         answers[step] = written(values[step], places)
         overrides[step] = decimals(answers[step])
     return answers
@@ -406,7 +395,7 @@ def rounded_chain(p: symattn.Problem, places: int) -> dict[str, list[list[str]]]
 @pytest.mark.parametrize("name", list(SPECS))
 @pytest.mark.parametrize("places", [2, 3, 4])
 def test_rounded_intermediates_pass(name: str, places: int, tmp_path: Path) -> None:
-    answers = rounded_chain(problem(name), places)
+    answers = rounded_chain(SPECS[name], places)
     result = check(key(name), answers)
     assert result.verdict == "correct", summary(result)
     assert all(s.status == "correct" and not s.diagnosis for s in result.steps), summary(result)
@@ -419,7 +408,7 @@ def test_rounded_intermediates_pass(name: str, places: int, tmp_path: Path) -> N
 def test_rounded_chain_actually_drifts() -> None:
     """The 2-place chain is a real test: some later entry is off the key by more than the
     one unit in the last place that the entry itself would be allowed."""
-    answers = rounded_chain(problem("plain"), 2)
+    answers = rounded_chain(BASE, 2)
     key_output = right("plain")["output"]
     drift = max(
         abs(Decimal(g) - x)
@@ -458,7 +447,7 @@ def small_problems(draw: st.DrawFn) -> dict[str, Any]:
 @given(spec=small_problems(), places=st.integers(2, 4))
 def test_property_rounded_correct_answers_pass(spec: dict[str, Any], places: int) -> None:
     p = symattn.load(spec)
-    answers = rounded_chain(p, places)
+    answers = rounded_chain(spec, places)
     result = check(p, answers)
     assert result.verdict == "correct", (answers, summary(result))
     assert result.exit_status == 0
@@ -475,7 +464,7 @@ def slipped_scores() -> list[list[str]]:
 
 def test_error_carried_forward_from_a_slip() -> None:
     scores = slipped_scores()
-    worked = engine.evaluate(problem("plain"), overrides={"scores": decimals(scores)})
+    worked = reference.attention(BASE, overrides={"scores": decimals(scores)})
     answers = {"scores": scores, "weights": written(worked["weights"])}
     result = check(key("plain"), answers)
     steps = by_id(result)
@@ -493,7 +482,7 @@ def test_error_carried_forward_from_a_slip() -> None:
 
 def test_error_carried_forward_through_every_later_step() -> None:
     scores = slipped_scores()
-    worked = engine.evaluate(problem("plain"), overrides={"scores": decimals(scores)})
+    worked = reference.attention(BASE, overrides={"scores": decimals(scores)})
     answers = {s: written(right("plain")[s]) for s in ("Q", "K", "V")}
     answers["scores"] = scores
     answers["scaled_scores"] = written(worked["scaled_scores"])
@@ -508,8 +497,7 @@ def test_error_carried_forward_through_every_later_step() -> None:
 
 def test_model_composes_with_a_carried_error() -> None:
     scores = slipped_scores()
-    unscaled = symattn.load({**BASE, "scale": 1})
-    worked = engine.evaluate(unscaled, overrides={"scores": decimals(scores)})
+    worked = reference.attention({**BASE, "scale": 1}, overrides={"scores": decimals(scores)})
     answers = {"scores": scores, "weights": written(worked["weights"])}
     result = check(key("plain"), answers)
     steps = by_id(result)
@@ -523,8 +511,7 @@ def test_output_worked_from_own_mistaken_weights_is_carried_forward() -> None:
     to 4 places; the output is then right from those weights: carried forward, not a slip
     (the difference from the 4-place weights is carried rounding)."""
     scores = slipped_scores()
-    unscaled = symattn.load({**BASE, "scale": 1})
-    worked = engine.evaluate(unscaled, overrides={"scores": decimals(scores)})
+    worked = reference.attention({**BASE, "scale": 1}, overrides={"scores": decimals(scores)})
     answers = {s: written(worked[s]) for s in ("scores", "weights", "output")}
     result = check(key("plain"), answers)
     steps = by_id(result)

@@ -18,7 +18,7 @@ import pytest
 
 import symattn
 from symattn.errors import SymattnError
-from symattn.spec import _parse_toml
+from symattn.load.files import parse_toml as _parse_toml
 
 from .helpers import REGEN, ROOT, normalise_text, run_cli
 

@@ -16,8 +16,10 @@ import pytest
 import sympy
 
 import symattn
-from symattn.render.json import dumps, render_json
-from symattn.steps import DotEntry, MaskEntry, Ref, ScaleEntry, SoftmaxEntry
+from symattn.entries import DotEntry, MaskEntry, Ref, ScaleEntry, SoftmaxEntry
+from symattn.printing import sstr
+from symattn.render.json_out import dumps, render_json
+from symattn.words import words
 
 EXAMPLES = Path(symattn.__file__).resolve().parent / "examples"
 
@@ -251,7 +253,7 @@ def test_examples_match_sympy(name: str) -> None:
     # Rebuild the problem from the derivation's own X and W's (the lookup is tested above).
     problem = d.problem
     as_text = {
-        key: [[str(v) for v in row] for row in getattr(problem, key)]
+        key: [[sstr(v) for v in row] for row in getattr(problem, key)]
         for key in ("X", "W_Q", "W_K", "W_V")
     }
     assert exact_table(d, "X") == as_text["X"]
@@ -356,7 +358,7 @@ def test_decimal_ties_round_half_away_from_zero(value: str, text: str) -> None:
     d = symattn.derive(problem, digits=2)
     for step_id in ("X", "Q", "K", "V"):
         assert d.step(step_id).decimal_str(0, 0, 2) == text
-    payload = render_json(d, 2)
+    payload = render_json(d, words("en"), 2)
     x_step = next(s for s in payload["steps"] if s["id"] == "X")
     assert x_step["decimal"][0][0] == text
 
@@ -392,7 +394,7 @@ def test_digits_ten_of_weights_match_sympy_at_30_digits() -> None:
             value = Decimal(str(sympy.N(sympy.sympify(weights.exact_str(i, j)), 30)))
             want = str(value.quantize(Decimal("1e-10"), rounding=ROUND_HALF_UP))
             assert weights.decimal_str(i, j, 10) == want
-    payload = render_json(d, 10)
+    payload = render_json(d, words("en"), 10)
     w_json = next(s for s in payload["steps"] if s["id"] == "weights")
     assert all(len(x.split(".")[1]) == 10 for row in w_json["decimal"] for x in row)
 
@@ -448,14 +450,17 @@ def test_score_entry_is_a_dot_product_of_q_and_k_rows() -> None:
     assert entry.target == Ref("scores", 0, 1)
     assert [t.left for t in entry.terms] == [Ref("Q", 0, k) for k in range(3)]
     assert [t.right for t in entry.terms] == [Ref("K", 1, k) for k in range(3)]
-    assert [str(t.left_value) for t in entry.terms] == ["1", "0", "2"]
-    assert [str(t.right_value) for t in entry.terms] == ["5", "7", "0"]
+    assert [sstr(t.left_value) for t in entry.terms] == ["1", "0", "2"]
+    assert [sstr(t.right_value) for t in entry.terms] == ["5", "7", "0"]
     assert len(entry.terms) == 3  # 1·5 + 0·7 + 2·0: zero terms kept
     total = sum(
-        (sympy.sympify(str(t.left_value)) * sympy.sympify(str(t.right_value)) for t in entry.terms),
+        (
+            sympy.sympify(sstr(t.left_value)) * sympy.sympify(sstr(t.right_value))
+            for t in entry.terms
+        ),
         sympy.Integer(0),
     )
-    assert total == sympy.sympify(str(entry.value)) == 5
+    assert total == sympy.sympify(sstr(entry.value)) == 5
 
 
 def test_projection_entry_is_a_dot_product_of_x_row_and_w_column() -> None:
@@ -464,9 +469,9 @@ def test_projection_entry_is_a_dot_product_of_x_row_and_w_column() -> None:
     assert isinstance(entry, DotEntry)
     assert [t.left for t in entry.terms] == [Ref("X", 1, k) for k in range(3)]
     assert [t.right for t in entry.terms] == [Ref("W_Q", k, 0) for k in range(3)]
-    assert [str(t.left_value) for t in entry.terms] == ["0", "2", "1/2"]
-    assert [str(t.right_value) for t in entry.terms] == ["1", "0", "1"]
-    assert str(entry.value) == "1/2"
+    assert [sstr(t.left_value) for t in entry.terms] == ["0", "2", "1/2"]
+    assert [sstr(t.right_value) for t in entry.terms] == ["1", "0", "1"]
+    assert sstr(entry.value) == "1/2"
     out = d.entry("output", 0, 1)
     assert isinstance(out, DotEntry)
     assert [t.left for t in out.terms] == [Ref("weights", 0, k) for k in range(3)]
@@ -478,10 +483,12 @@ def test_scale_mask_and_softmax_entries() -> None:
     scale = d.entry("scaled_scores", 1, 0)
     assert isinstance(scale, ScaleEntry)
     assert scale.source == Ref("scores", 1, 0)
-    assert sympy.sympify(str(scale.value)) == sympy.sympify(str(scale.source_value)) / sympy.sqrt(2)
+    assert sympy.sympify(sstr(scale.value)) == sympy.sympify(sstr(scale.source_value)) / sympy.sqrt(
+        2
+    )
     masked = d.entry("masked_scores", 0, 2)
     assert isinstance(masked, MaskEntry) and not masked.allowed
-    assert str(masked.value) == "-oo"
+    assert sstr(masked.value) == "-oo"
     kept = d.entry("masked_scores", 2, 1)
     assert isinstance(kept, MaskEntry) and kept.allowed
     soft = d.entry("weights", 1, 0)
@@ -490,7 +497,7 @@ def test_scale_mask_and_softmax_entries() -> None:
     assert [ref for ref, _ in soft.row] == [Ref("masked_scores", 1, 0), Ref("masked_scores", 1, 1)]
     zero = d.entry("weights", 0, 1)
     assert isinstance(zero, SoftmaxEntry) and zero.numerator is None
-    assert str(zero.value) == "0"
+    assert sstr(zero.value) == "0"
 
 
 def test_entry_out_of_range_is_an_error() -> None:
@@ -567,7 +574,7 @@ def test_symbolic_problem_gives_general_formulas() -> None:
 
 def test_symbolic_json_has_no_numbers() -> None:
     d = symattn.derive(EXAMPLES / "symbolic.toml")
-    payload = json.loads(dumps(render_json(d, 4)))
+    payload = json.loads(dumps(render_json(d, words("en"), 4)))
     assert payload["crosscheck"]["passed"] is None
     for step in payload["steps"]:
         assert all(x is None for row in step["decimal"] for x in row)
@@ -582,7 +589,7 @@ def test_symbolic_json_has_no_numbers() -> None:
 
 def test_json_object_shape_and_contents() -> None:
     d = symattn.derive({**BASE, "mask": "causal"}, digits=3)
-    payload = json.loads(dumps(render_json(d, 3)))
+    payload = json.loads(dumps(render_json(d, words("en"), 3)))
     assert payload["symattn_version"] == symattn.__version__
     assert payload["shapes"] == {"n": 3, "m": 3, "d_model": 3, "d_k": 2, "d_v": 2, "heads": 1}
     assert [s["id"] for s in payload["steps"]] == list(d.step_ids)

@@ -1,6 +1,7 @@
-"""Exact numbers (symattn.exact): Surd arithmetic, ExpRatio closed forms, rounding.
+"""Exact numbers (symattn.numbers) and their SymPy-syntax printer (symattn.printing):
+Surd arithmetic, ExpRatio closed forms, rounding.
 
-Every str() form is compared with SymPy's own str() of an independently built
+Every printed form is compared with SymPy's own str() of an independently built
 SymPy expression, and every value with SymPy at high precision.
 """
 
@@ -16,14 +17,10 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.exact import (
-    NEG_INF,
-    ExpRatio,
-    Surd,
-    exp_str,
-    round_half_away,
-    square_free,
-)
+from symattn.numbers import NEG_INF, ExpRatio, Surd, evaluate, round_half_away, square_free
+from symattn.printing import StrPrinter, sstr
+
+exp_str = StrPrinter().exp
 
 with warnings.catch_warnings():
     # Hypothesis imports libcst to write a patch of failing examples when a test fails;
@@ -108,7 +105,7 @@ def test_square_free_rejects_negative() -> None:
     "q", [Fraction(0), Fraction(3), Fraction(-7), Fraction(1, 2), Fraction(-3, 4), Fraction(22, 7)]
 )
 def test_rational_str_matches_sympy(q: Fraction) -> None:
-    assert str(Surd.rational(q)) == str(sym_rational(q))
+    assert sstr(Surd.rational(q)) == str(sym_rational(q))
 
 
 @pytest.mark.parametrize(
@@ -128,7 +125,7 @@ def test_rational_str_matches_sympy(q: Fraction) -> None:
     ],
 )
 def test_surd_str_known_forms(surd: Surd, text: str) -> None:
-    assert str(surd) == text
+    assert sstr(surd) == text
     assert str(sympy.sympify(text)) == text  # the form is SymPy's own str()
 
 
@@ -136,7 +133,7 @@ def test_surd_str_known_forms(surd: Surd, text: str) -> None:
 @SETTINGS
 def test_monomial_str_matches_sympy(pair: tuple[Surd, sympy.Expr]) -> None:
     surd, expr = pair
-    assert str(surd) == str(expr)
+    assert sstr(surd) == str(expr)
     assert surd.is_monomial
 
 
@@ -162,21 +159,21 @@ def test_small_sum_str_matches_sympy_known_cases(expr: sympy.Expr) -> None:
         coef, rest = term.as_coeff_Mul()
         radicand = 1 if rest == 1 else int(rest**2)
         surd = surd + Surd.rational(Fraction(int(coef.p), int(coef.q))) * Surd.sqrt(radicand)
-    assert str(surd) == str(expr)
+    assert sstr(surd) == str(expr)
 
 
 @given(surds())
 @SETTINGS
 def test_small_sum_str_matches_sympy(pair: tuple[Surd, sympy.Expr]) -> None:
     surd, expr = pair
-    assert str(surd) == str(expr)
+    assert sstr(surd) == str(expr)
 
 
 @given(surds())
 @SETTINGS
 def test_small_sum_reads_back_to_the_same_value(pair: tuple[Surd, sympy.Expr]) -> None:
     surd, expr = pair
-    assert sympy.simplify(sympy.sympify(str(surd)) - expr) == 0
+    assert sympy.simplify(sympy.sympify(sstr(surd)) - expr) == 0
 
 
 @given(surds())
@@ -193,13 +190,13 @@ def test_surd_to_decimal_matches_sympy(pair: tuple[Surd, sympy.Expr]) -> None:
 
 
 def test_multiplication_reduces_radicands() -> None:
-    assert str(Surd.sqrt(2) * Surd.sqrt(6)) == "2*sqrt(3)"
-    assert str(Surd.sqrt(6) * Surd.sqrt(10)) == "2*sqrt(15)"
-    assert str(Surd.sqrt(3) * Surd.sqrt(3)) == "3"
+    assert sstr(Surd.sqrt(2) * Surd.sqrt(6)) == "2*sqrt(3)"
+    assert sstr(Surd.sqrt(6) * Surd.sqrt(10)) == "2*sqrt(15)"
+    assert sstr(Surd.sqrt(3) * Surd.sqrt(3)) == "3"
     assert (Surd.sqrt(2) * Surd.sqrt(2)).is_rational
     assert (Surd.sqrt(5) * Surd.sqrt(5)).as_fraction() == 5
     half = Surd.rational(Fraction(1, 2))
-    assert str(Surd.sqrt(8) * half) == "sqrt(2)"
+    assert sstr(Surd.sqrt(8) * half) == "sqrt(2)"
 
 
 @given(surds(), surds())
@@ -209,7 +206,7 @@ def test_sum_difference_product_match_sympy(
 ) -> None:
     (sa, ea), (sb, eb) = a, b
     for got, want in ((sa + sb, ea + eb), (sa - sb, ea - eb), (sa * sb, sympy.expand(ea * eb))):
-        assert sympy.simplify(sympy.sympify(str(got)) - want) == 0
+        assert sympy.simplify(sympy.sympify(sstr(got)) - want) == 0
         # reduced: every radicand square-free, at most one term per radicand
         assert all(square_free(r) == (1, r) for r, _ in got.terms)
         assert len({r for r, _ in got.terms}) == len(got.terms)
@@ -222,15 +219,15 @@ def test_division_by_monomial_matches_sympy(
 ) -> None:
     (sa, ea), (sb, eb) = a, b
     got = sa / sb
-    assert sympy.simplify(sympy.sympify(str(got)) - ea / eb) == 0
+    assert sympy.simplify(sympy.sympify(sstr(got)) - ea / eb) == 0
     assert all(square_free(r) == (1, r) for r, _ in got.terms)
 
 
 def test_division_rationalises_the_denominator() -> None:
-    assert str(Surd.rational(3) / Surd.sqrt(2)) == "3*sqrt(2)/2"
-    assert str(Surd.rational(1) / Surd.sqrt(Fraction(1, 3))) == "sqrt(3)"
-    assert str(Surd.sqrt(6) / Surd.sqrt(3)) == "sqrt(2)"
-    assert str((Surd.rational(1) + Surd.sqrt(2)) / Surd.sqrt(2)) == "sqrt(2)/2 + 1"  # as SymPy
+    assert sstr(Surd.rational(3) / Surd.sqrt(2)) == "3*sqrt(2)/2"
+    assert sstr(Surd.rational(1) / Surd.sqrt(Fraction(1, 3))) == "sqrt(3)"
+    assert sstr(Surd.sqrt(6) / Surd.sqrt(3)) == "sqrt(2)"
+    assert sstr((Surd.rational(1) + Surd.sqrt(2)) / Surd.sqrt(2)) == "sqrt(2)/2 + 1"  # as SymPy
 
 
 def test_division_errors() -> None:
@@ -286,8 +283,8 @@ def test_exp_str_uses_sympy_forms() -> None:
 
 
 def test_neg_inf_prints_as_sympy_minus_oo() -> None:
-    assert str(NEG_INF) == "-oo" == str(-sympy.oo)
-    assert sympy.sympify(str(NEG_INF)) == -sympy.oo
+    assert sstr(NEG_INF) == "-oo" == str(-sympy.oo)
+    assert sympy.sympify(sstr(NEG_INF)) == -sympy.oo
     assert float(NEG_INF) == float("-inf")
 
 
@@ -298,17 +295,17 @@ def _ratio(coefs: list[Fraction], exps: list[Surd]) -> ExpRatio:
 def test_expratio_softmax_weight_form() -> None:
     half = Surd.rational(Fraction(1, 2))
     ratio = ExpRatio((Surd.rational(1), Surd.rational(0)), (half, Surd.rational(2)))
-    assert str(ratio) == "exp(1/2)/(exp(1/2) + exp(2))"
+    assert sstr(ratio) == "exp(1/2)/(exp(1/2) + exp(2))"
     want = sympy.exp(sympy.S.Half) / (sympy.exp(sympy.S.Half) + sympy.exp(2))
-    assert sympy.sympify(str(ratio)) == want
+    assert sympy.sympify(sstr(ratio)) == want
 
 
 def test_expratio_single_exponent_is_the_coefficient() -> None:
-    assert str(_ratio([Fraction(3, 4)], [Surd.sqrt(2)])) == "3/4"
+    assert sstr(_ratio([Fraction(3, 4)], [Surd.sqrt(2)])) == "3/4"
 
 
 def test_expratio_zero_numerator_is_zero() -> None:
-    assert str(_ratio([Fraction(0), Fraction(0)], [Surd.sqrt(2), Surd.rational(1)])) == "0"
+    assert sstr(_ratio([Fraction(0), Fraction(0)], [Surd.sqrt(2), Surd.rational(1)])) == "0"
 
 
 def test_expratio_rejects_mismatched_lengths() -> None:
@@ -331,16 +328,16 @@ def test_expratio_reads_back_and_evaluates(
     want = sympy.Add(*(ce * sympy.exp(xe) for (_, ce), (_, xe) in entries)) / sympy.Add(
         *(sympy.exp(xe) for _, (_, xe) in entries)
     )
-    text = str(ratio)
+    text = sstr(ratio)
     got = sympy.sympify(text)
     scale = max(Decimal(1), abs(Decimal(str(sympy.N(want, 60)))))
     assert abs(Decimal(str(sympy.N(got - want, 60)))) <= Decimal("1e-45") * scale
-    assert abs(ratio.to_decimal(50) - Decimal(str(sympy.N(want, 70)))) <= Decimal("1e-45") * scale
+    assert abs(evaluate(ratio, 50) - Decimal(str(sympy.N(want, 70)))) <= Decimal("1e-45") * scale
 
 
 def test_expratio_to_decimal_is_stable_for_huge_exponents() -> None:
     ratio = _ratio([Fraction(1), Fraction(0)], [Surd.rational(1000), Surd.rational(600)])
-    got = ratio.to_decimal(40)
+    got = evaluate(ratio, 40)
     want = Decimal(str(sympy.N(1 / (1 + sympy.exp(-400)), 60)))
     assert got.is_finite()
     assert abs(got - want) < Decimal("1e-38")

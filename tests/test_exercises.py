@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from symattn.exact import NegInf, rational_value, round_half_away
 from symattn.exercises import ExerciseOptions, answers_json, generate
+from symattn.numbers import NegInf, rational_value, round_half_away
 
 from .helpers import run_cli
 
@@ -125,18 +125,25 @@ def test_bad_options_are_one_line_errors(tmp_path: Path, argv: list[str], messag
     assert err.startswith("symattn: error:") and message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_class_set_of_30_compiles(tmp_path: Path) -> None:
-    """Every sheet, every key and the summary of a class set of 30 compile."""
+    """A class set of 30 has 61 documents; a sheet, a key and the summary of all keys are
+    compiled (every document is written by the same three functions)."""
     from .test_latex_compile import _compile, _engine
 
     status, _, err = run_cli(["exercises", "--seed", "30", "--count", "30", "-o", str(tmp_path)])
     assert status == 0, err
     documents = sorted(tmp_path.rglob("*.tex"))
     assert len(documents) == 61
-    for document in documents:
+    for document in (
+        tmp_path / "01" / "sheet.tex",
+        tmp_path / "17" / "key.tex",
+        tmp_path / "keys.tex",
+    ):
         _compile(document.parent, document.stem, _engine(document.read_text(encoding="utf-8")))
 
 
+@pytest.mark.slow
 def test_unscaled_causal_sheet_compiles(tmp_path: Path) -> None:
     """The notes a sheet adds (no scaling with d_k = 2, the causal mask) are valid LaTeX."""
     from .test_latex_compile import _compile, _engine
@@ -150,6 +157,7 @@ def test_unscaled_causal_sheet_compiles(tmp_path: Path) -> None:
         _compile(document.parent, name, _engine(document.read_text(encoding="utf-8")))
 
 
+@pytest.mark.slow
 def test_multi_head_exercises_check_clean_and_compile(tmp_path: Path) -> None:
     from .test_latex_compile import _compile, _engine
 

@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 
 import symattn
+from symattn.derivation import Derivation
 from symattn.examples import example_names, example_path
 from symattn.render import render
-from symattn.steps import Derivation
 
 LANGS = ("en", "zh")
 NOTATIONS = ("matrix", "token")
@@ -130,6 +130,7 @@ def _compile(directory: Path, stem: str, engine: str) -> None:
     assert (directory / f"{stem}.pdf").stat().st_size > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "lang", "notation"), CASES, ids=["-".join(c) for c in CASES])
 def test_standalone_document_compiles(tmp_path: Path, name: str, lang: str, notation: str) -> None:
     document = _document(name, lang, notation)
@@ -145,6 +146,7 @@ def test_standalone_document_compiles(tmp_path: Path, name: str, lang: str, nota
     _compile(tmp_path, stem, engine)
 
 
+@pytest.mark.slow
 def test_ascii_document_compiles_with_pdflatex(tmp_path: Path) -> None:
     """lecture4 in English holds no CJK: pdflatex, T1 + lmodern, no xeCJK."""
     document = _document("lecture4", "en", "matrix")
@@ -171,6 +173,7 @@ WRAPPER = r"""\documentclass{article}
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "lang", "engine"),
     [("lecture4", "en", "pdflatex"), ("seed", "zh", "xelatex")],
@@ -192,6 +195,7 @@ def test_fragment_needs_only_amsmath(tmp_path: Path, name: str, lang: str, engin
     _compile(tmp_path, "wrapper", engine)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("answers", "lang"),
     [
@@ -202,7 +206,7 @@ def test_fragment_needs_only_amsmath(tmp_path: Path, name: str, lang: str, engin
 )
 def test_feedback_sheet_compiles(tmp_path: Path, answers: str, lang: str) -> None:
     from symattn.check import check
-    from symattn.render.feedback import render_feedback_latex
+    from symattn.check.feedback import render_feedback_latex
 
     root = Path(__file__).resolve().parent.parent
     result = check(_derivation("seed"), root / "docs" / "examples" / answers)
@@ -215,6 +219,7 @@ def test_feedback_sheet_compiles(tmp_path: Path, answers: str, lang: str) -> Non
     _compile(tmp_path, stem, engine)
 
 
+@pytest.mark.slow
 def test_a_large_problem_breaks_lines_and_pages(tmp_path: Path) -> None:
     """n = d = 16: long sums break across lines, long displays across pages, and the
     elided matrices and heatmap compile (no Unicode ⋯ reaches pdflatex)."""

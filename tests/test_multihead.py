@@ -7,6 +7,7 @@ import pytest
 
 import symattn
 from symattn.examples import example_path
+from symattn.load import read_file
 from symattn.render import render
 
 from .helpers import run_cli
@@ -56,7 +57,7 @@ def test_steps_follow_spec_order() -> None:
         "concat",
         "output",
     )
-    assert d.problem.shapes["d_k"] == 2 and d.problem.heads == 2
+    assert d.problem.shapes.d_k == 2 and d.problem.heads == 2
     assert d.crosscheck is not None and d.crosscheck.passed
 
 
@@ -117,7 +118,7 @@ def test_without_w_o_the_output_is_the_concatenation() -> None:
 def test_every_format_renders_the_heads() -> None:
     d = symattn.derive(example_path("multihead"))
     text = render(d, "text")
-    assert "Head 2: Attention weights" in text and "b⁽¹⁾₁ = a⁽¹⁾₁,₁ v⁽¹⁾₁" in text
+    assert "Head 2 · Softmax: attention weights" in text and "b⁽¹⁾₁ = a⁽¹⁾₁,₁ v⁽¹⁾₁" in text
     latex = render(d, "latex")
     assert "{}^{(2)}s_{1,1} &= {}^{(2)}q_{1} \\cdot {}^{(2)}k_{1}" in latex
     assert "C = \\left[\\, {}^{(1)}O, {}^{(2)}O \\,\\right]" in latex
@@ -163,7 +164,7 @@ def test_padding_masks_the_pad_keys_in_every_format() -> None:
     assert "−∞" in render(d, "text") and "-\\infty" in render(d, "latex")
     causal = symattn.load(
         {
-            **{k: v for k, v in symattn.spec.read_file(example_path("padding")).items()},
+            **{k: v for k, v in read_file(example_path("padding")).items()},
             "mask": "causal",
         }
     )

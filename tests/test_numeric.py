@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import symattn
-from symattn import crosscheck, engine, numeric
-from symattn.exact import Surd
-from symattn.steps import Derivation
+from symattn.compute import crosscheck, exact, forward, numeric
+from symattn.derivation import Derivation
+from symattn.numbers import Surd
 
 BASE: dict[str, Any] = {
     "X": [[1, 0, 1], [0, 2, "1/2"], [-1, 1, 0]],
@@ -127,12 +127,13 @@ def test_numeric_module_shares_no_code_with_the_exact_path() -> None:
         elif isinstance(node, ast.Import):
             runtime_imports.extend(alias.name for alias in node.names)
     for name in runtime_imports:
-        assert "engine" not in name and "exact" not in name and "steps" not in name, name
+        for own in ("forward", "exact", "values", "variants", "steps", "plan", "numbers"):
+            assert own not in name, name
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for inner in ast.walk(node):
                 if isinstance(inner, ast.ImportFrom):
-                    assert inner.module not in ("engine", "exact", "steps"), inner.module
+                    assert inner.module not in ("forward", "exact", "steps"), inner.module
 
 
 def test_forward_runs_with_the_exact_engine_disabled(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,8 +141,9 @@ def test_forward_runs_with_the_exact_engine_disabled(monkeypatch: pytest.MonkeyP
         raise AssertionError("the NumPy path must not call the exact engine")
 
     problem = symattn.load(BASE)
-    for name in ("matmul", "_softmax", "_weighted_sum", "_scaled", "run"):
-        monkeypatch.setattr(engine, name, broken)
+    for name in ("matmul", "softmax", "weighted_sum", "scale", "mask", "concat"):
+        monkeypatch.setattr(exact, name, broken)
+    monkeypatch.setattr(forward, "execute", broken)
     out = numeric.forward(problem)
     np.testing.assert_allclose(out["output"][0], naive_reference(BASE)["output"], rtol=1e-15)
 
@@ -245,13 +247,13 @@ def test_crosscheck_threshold_is_relative_1e12(factor: str, passes: bool) -> Non
 def test_crosscheck_fails_when_the_engine_multiplies_wrongly(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = engine.matmul
+    real = exact.matmul
 
     def off_by_one(left: Any, right: Any) -> Any:
         out = real(left, right)
         return _with_entry(out, 0, 0, out[0][0] + Surd.rational(1))
 
-    monkeypatch.setattr(engine, "matmul", off_by_one)
+    monkeypatch.setattr(exact, "matmul", off_by_one)
     d = symattn.derive(BASE)
     assert d.crosscheck is not None
     assert not d.crosscheck.passed

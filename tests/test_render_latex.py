@@ -10,8 +10,8 @@ import symattn
 from symattn.errors import SymattnError
 from symattn.examples import example_path
 from symattn.render import render
-from symattn.render.blocks import LINE_BUDGET, text_escape, width
 from symattn.render.markdown import math_fragments
+from symattn.render.tex import LINE_BUDGET, text_escape, width
 
 
 def seed(fmt: str = "latex", **options: object) -> str:

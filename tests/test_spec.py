@@ -18,7 +18,8 @@ import sympy
 
 import symattn
 from symattn.errors import SymattnError
-from symattn.spec import DEFAULT_MAX_SIZE, load
+from symattn.load import DEFAULT_MAX_SIZE, load
+from symattn.printing import sstr
 
 from .helpers import BASE, BASE_TOML
 
@@ -65,19 +66,19 @@ def test_toml_decimals_are_exact(tmp_path: Path) -> None:
         toml_problem(X="[[0.1, 0.2, 0.7], [1e-3, 2.5E-1, 0.30000000000000004]]"),
     )
     p = load(path)
-    assert [[str(v) for v in row] for row in p.X] == [
+    assert [[sstr(v) for v in row] for row in p.X] == [
         ["1/10", "1/5", "7/10"],
         ["1/1000", "1/4", "7500000000000001/25000000000000000"],
     ]
     assert Fraction("0.30000000000000004") == Fraction(7500000000000001, 25000000000000000)
-    assert str(p.X[0][0]) != str(Fraction(0.1))
+    assert sstr(p.X[0][0]) != str(Fraction(0.1))
 
 
 def test_json_decimals_are_exact(tmp_path: Path) -> None:
     data = json.dumps(problem(X=[[0, 0, 0], [0, 0, 0]]))
     text = data.replace("[[0, 0, 0], [0, 0, 0]]", "[[0.1, 0.2, 0.7], [1e-3, 2.5E-1, 1.0]]")
     p = load(write(tmp_path, "p.json", text))
-    assert [[str(v) for v in row] for row in p.X] == [
+    assert [[sstr(v) for v in row] for row in p.X] == [
         ["1/10", "1/5", "7/10"],
         ["1/1000", "1/4", "1"],
     ]
@@ -114,8 +115,8 @@ def test_decimal_arithmetic_stays_exact_through_the_derivation(tmp_path: Path, s
 def test_string_values_in_a_file(tmp_path: Path, literal: str, expected: str) -> None:
     p = load(write(tmp_path, "p.toml", toml_problem(W_V=f"[[{literal}, 2], [0, 1], [2, 0]]")))
     assert not p.symbolic
-    assert str(p.W_V[0][0]) == expected
-    assert sympy.simplify(sympy.sympify(str(p.W_V[0][0])) - sympy.sympify(expected)) == 0
+    assert sstr(p.W_V[0][0]) == expected
+    assert sympy.simplify(sympy.sympify(sstr(p.W_V[0][0])) - sympy.sympify(expected)) == 0
 
 
 def test_symbol_entries_make_the_problem_symbolic(tmp_path: Path) -> None:
@@ -128,7 +129,7 @@ def test_symbol_entries_make_the_problem_symbolic(tmp_path: Path) -> None:
 def test_symbolic_matrix_table_gives_generic_symbols(tmp_path: Path) -> None:
     p = load(write(tmp_path, "p.toml", toml_problem(W_Q='{ symbol = "w", shape = [3, 2] }')))
     assert p.symbolic
-    assert [[str(v) for v in row] for row in p.W_Q] == [
+    assert [[sstr(v) for v in row] for row in p.W_Q] == [
         ["w_11", "w_12"],
         ["w_21", "w_22"],
         ["w_31", "w_32"],
@@ -140,7 +141,7 @@ def test_symbolic_matrix_table_gives_generic_symbols(tmp_path: Path) -> None:
 def test_symbolic_matrix_in_json(tmp_path: Path) -> None:
     data = problem(X={"symbol": "x", "shape": [2, 3]})
     p = load(write(tmp_path, "p.json", json.dumps(data)))
-    assert [[str(v) for v in row] for row in p.X] == [
+    assert [[sstr(v) for v in row] for row in p.X] == [
         ["x_11", "x_12", "x_13"],
         ["x_21", "x_22", "x_23"],
     ]
@@ -155,7 +156,7 @@ def test_large_symbolic_matrix_names_are_unambiguous() -> None:
         "W_V": {"symbol": "v", "shape": [11, 2]},
     }
     p = load(data, max_size=20)
-    names = [str(v) for row in p.W_Q for v in row]
+    names = [sstr(v) for row in p.W_Q for v in row]
     assert len(set(names)) == 11 * 12
 
 
@@ -493,7 +494,7 @@ def test_causal_and_explicit_masks_load() -> None:
     [("sqrt(d_k)", "sqrt(2)"), (2, "2"), ("1/2", "1/2"), ("sqrt(3)", "sqrt(3)")],
 )
 def test_scale_values(scale: object, label: str) -> None:
-    assert str(load(problem(scale=scale)).scale) == label
+    assert sstr(load(problem(scale=scale)).scale) == label
 
 
 def test_scale_none_means_no_scaling() -> None:
@@ -554,7 +555,7 @@ def test_too_large_names_the_limit_and_max_size(data: dict[str, Any], dim: str, 
     assert re.search(rf"\b{dim}\b", message), message
     assert str(size) in message
     assert str(DEFAULT_MAX_SIZE) in message
-    assert "--max-size" in message
+    assert "max_size=" in message
 
 
 def test_max_size_lifts_the_limit() -> None:
@@ -575,7 +576,7 @@ def test_symbolic_problems_have_a_smaller_limit(tmp_path: Path) -> None:
     )
     message = load_error(path)
     assert message.startswith(f"{path}: "), message
-    assert "--max-size" in message and re.search(r"\b9\b", message), message
+    assert "max_size=" in message and re.search(r"\b9\b", message), message
     limit = re.findall(r"limit of (\d+)", message)
     assert limit and int(limit[0]) < 9, message
     assert load(path, max_size=9).n == 9

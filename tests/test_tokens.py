@@ -16,8 +16,9 @@ import pytest
 
 import symattn
 from symattn.errors import SymattnError
-from symattn.spec import load
-from symattn.tokens import Vocabulary, tokenize
+from symattn.load import load
+from symattn.load.tokens import Vocabulary, tokenize
+from symattn.printing import sstr
 
 ZH_VOCAB = ["<unk>", "我", "爱", "苹果", "香蕉"]
 ZH_EMBEDDING = [[0, 0, 0], [1, 0, 1], [0, 2, 1], [1, 1, 0], [1, 1, "1/2"]]
@@ -199,7 +200,7 @@ def test_greedy_lookup_in_a_problem() -> None:
     assert p.lookup.tokens == ("我", "爱", "苹果")
     assert p.lookup.ids == (1, 2, 3)
     assert p.tokens == ("我", "爱", "苹果")
-    assert [[str(v) for v in row] for row in p.X] == [
+    assert [[sstr(v) for v in row] for row in p.X] == [
         ["1", "0", "1"],
         ["0", "2", "1"],
         ["1", "1", "0"],
@@ -209,7 +210,7 @@ def test_greedy_lookup_in_a_problem() -> None:
 def test_spaced_lookup_in_a_problem() -> None:
     p = load({"text": "香蕉 我", "vocab": ZH_VOCAB, "embedding": ZH_EMBEDDING, **W})
     assert p.lookup is not None and p.lookup.ids == (4, 1)
-    assert [[str(v) for v in row] for row in p.X] == [["1", "1", "1/2"], ["1", "0", "1"]]
+    assert [[sstr(v) for v in row] for row in p.X] == [["1", "1", "1/2"], ["1", "0", "1"]]
 
 
 APPLE_TOML = """\
@@ -246,7 +247,7 @@ def test_table_vocab_with_sparse_ids_and_only_the_used_rows(tmp_path: Path, kind
     assert p.lookup.tokens == ("我", "爱", "苹果")
     assert p.lookup.ids == (1, 2, 1024)
     # 香蕉 = 2048 has no row and is not used: that is fine.  0.1 is exactly 1/10.
-    assert [str(v) for v in p.X[2]] == ["1/10", "-1/2", "9/10", "1/5"]
+    assert [sstr(v) for v in p.X[2]] == ["1/10", "-1/2", "9/10", "1/5"]
     assert (p.n, p.d_model) == (3, 4)
 
 
@@ -268,7 +269,7 @@ def test_table_vocab_with_a_list_embedding_indexes_the_list() -> None:
         }
     )
     assert p.lookup is not None and p.lookup.ids == (2, 0)
-    assert [[str(v) for v in row] for row in p.X] == [["0", "1", "0"], ["1", "0", "0"]]
+    assert [[sstr(v) for v in row] for row in p.X] == [["0", "1", "0"], ["1", "0", "0"]]
 
 
 def test_used_token_without_an_embedding_row(tmp_path: Path) -> None:
@@ -333,7 +334,7 @@ def test_bad_value_in_an_embedding_row_names_the_id_and_column(
     tmp_path: Path, row: int, column: int, literal: str, fragment: str
 ) -> None:
     rows = [[1, 0, 1], [0, 2, 1]]
-    cells = [[str(v) for v in r] for r in rows]
+    cells = [[sstr(v) for v in r] for r in rows]
     cells[row - 1][column - 1] = literal
     embedding = ", ".join(f"[{', '.join(r)}]" for r in cells)
     text = f'text = "a b"\nvocab = ["a", "b"]\nembedding = [{embedding}]\n' + "".join(

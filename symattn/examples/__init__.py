@@ -6,6 +6,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import SymattnError
+from ..load.files import read_file
 
 __all__ = ["example_names", "example_path", "list_examples"]
 
@@ -35,16 +36,12 @@ def example_names() -> list[str]:
 def example_path(name: str) -> Path:
     """The file of a bundled example; a clear error names the ones there are."""
     if name not in example_names():
-        raise SymattnError(
-            f"--example: no example named {name!r}; examples: {', '.join(example_names())}"
-        )
+        raise SymattnError(f"no example named {name!r}; examples: {', '.join(example_names())}")
     return _folder() / f"{name}.toml"
 
 
 def list_examples() -> list[tuple[str, str]]:
     """(name, one-line description) of every bundled example."""
-    from ..spec import read_file
-
     out = []
     for name in example_names():
         data = read_file(example_path(name))

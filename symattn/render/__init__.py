@@ -1,5 +1,9 @@
 """Renderers: each reads a Derivation and writes one output format; none computes.
 
+The walk (:mod:`.kinds`) turns a derivation into format-neutral blocks; each format
+writes those blocks: the terminal (:mod:`.text`), LaTeX (:mod:`.latex`), Markdown
+(:mod:`.markdown`); JSON (:mod:`.json_out`) writes the steps' data.
+
 >>> import symattn
 >>> d = symattn.derive({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
 >>> render(d, "latex").splitlines()[0]
@@ -8,13 +12,49 @@
 
 from __future__ import annotations
 
-from ..errors import SymattnError
-from ..notation import Notation, words
-from ..steps import Derivation
+from dataclasses import dataclass
 
-__all__ = ["FORMATS", "render"]
+from ..derivation import Derivation, set_presenter
+from ..errors import SymattnError
+from ..printing import Notation
+from ..words import Words, words
+from .json_out import dumps, render_json
+from .kinds import build_blocks
+from .latex import render_latex
+from .markdown import markdown_blocks, math_only
+from .tex import TexPrinter
+from .text import render_text
+
+__all__ = ["FORMATS", "RenderOptions", "render"]
 
 FORMATS = ("text", "json", "latex", "tex", "markdown")
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """How a derivation is rendered; checked when built, the allowed values in the error.
+
+    ``rows`` are the 0-based query rows written out entry by entry (default: the first);
+    ``heads_shown`` the 1-based heads whose rows are written out (default: all).
+    """
+
+    fmt: str = "text"
+    lang: str = "en"
+    notation: str = "matrix"
+    rows: tuple[int, ...] | None = None
+    digits: int = 4
+    heads_shown: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.fmt not in (*FORMATS, "math"):
+            raise SymattnError(f"format: expected one of {', '.join(FORMATS)}, found {self.fmt!r}")
+        words(self.lang)  # raises with the languages there are
+        if not 0 <= self.digits <= 30:
+            raise SymattnError(f"digits: expected 0 … 30, found {self.digits}")
+
+    @property
+    def words(self) -> Words:
+        return words(self.lang)
 
 
 def render(
@@ -29,22 +69,22 @@ def render(
 ) -> str:
     """The derivation in one format: text, json, latex (fragment), tex (document), markdown.
 
-    ``rows`` are the 0-based query rows written out entry by entry (default: the first).
-    ``lang`` (en, zh) and ``notation`` (matrix, token) apply to latex, tex and markdown.
+    ``lang`` (en, zh) and ``notation`` (matrix, token) apply to every format that has
+    words or names (JSON: the titles).
     """
-    language = words(lang)
-    names = Notation.build(notation, derivation.problem.notation)
-    if fmt == "text":
-        from .text import render_text
-
-        return render_text(derivation, rows=rows, digits=digits, heads_shown=heads_shown)
+    options = RenderOptions(
+        fmt,
+        lang,
+        notation,
+        tuple(rows) if rows is not None else None,
+        digits,
+        tuple(heads_shown) if heads_shown is not None else None,
+    )
+    language = options.words
+    names = Notation.build(notation, derivation.problem.renames)
     if fmt == "json":
-        from .json import dumps, render_json
-
-        return dumps(render_json(derivation, digits)) + "\n"
+        return dumps(render_json(derivation, language, digits)) + "\n"
     if fmt in ("latex", "tex"):
-        from .latex import render_latex
-
         return render_latex(
             derivation,
             standalone=fmt == "tex",
@@ -54,15 +94,13 @@ def render(
             digits=digits,
             heads_shown=heads_shown,
         )
+    blocks = build_blocks(derivation, language, rows, digits, heads_shown)
+    title = derivation.problem.title or language("title")
+    if fmt == "text":
+        return render_text(blocks, title, digits)
     if fmt == "markdown":
-        from .markdown import render_markdown
+        return markdown_blocks(blocks, title, TexPrinter(names, digits))
+    return math_only(blocks, TexPrinter(names, digits))
 
-        return render_markdown(
-            derivation,
-            words=language,
-            notation=names,
-            rows=rows,
-            digits=digits,
-            heads_shown=heads_shown,
-        )
-    raise SymattnError(f"--format: expected one of {', '.join(FORMATS)}, found {fmt!r}")
+
+set_presenter(render)

@@ -1,59 +1,69 @@
-"""LaTeX: a fragment to paste into a report (amsmath only), or a standalone document.
-
-The standalone document compiles with pdflatex when all its text is ASCII, and with
-xelatex + xeCJK when any text is CJK (Chinese words, or tokens such as 我 and 爱); its
-first line then says so, and the CJK font is named in one place, ``\\symattnCJKfont``.
-"""
+"""LaTeX: a fragment to paste into a report (amsmath only), or a standalone document
+(see :mod:`.tex_document` for the preamble)."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from ..notation import Notation, Words
-from ..steps import Derivation
-from .blocks import (
-    Block,
-    Display,
-    Heading,
-    Heatmap,
-    Sentence,
-    build_blocks,
-    latex_message,
-    text_escape,
+from ..derivation import Derivation
+from ..printing import Notation
+from ..words import Words
+from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .kinds import build_blocks
+from .tex import TexPrinter, text_escape
+from .tex_document import document
+
+__all__ = ["display", "latex_blocks", "latex_message", "render_latex", "sentence"]
+
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖ", "0123456789ijk")
+_MATH = re.compile(
+    r"(?P<root>√(?:d_model|d_k|\d+))"
+    r"|(?P<entry>[A-Za-zΣ]′?[₀-₉ᵢⱼₖ][₀-₉ᵢⱼₖ,]*)"
+    r"|(?P<dim>\bd_(?:model|k)\b)"
+    r"|(?P<inf>−∞)"
+    r"|(?P<dot>·)"
 )
 
-__all__ = ["CJK_FONT", "needs_xelatex", "render_latex"]
 
-#: The CJK font of standalone documents (from Debian's fonts-noto-cjk).
-CJK_FONT = "Noto Serif CJK SC"
-
-
-def _is_cjk(ch: str) -> bool:
-    return unicodedata.east_asian_width(ch) in ("W", "F")
-
-
-def needs_xelatex(text: str) -> bool:
-    """True when ``text`` holds characters that pdflatex cannot typeset (CJK)."""
-    return any(_is_cjk(ch) for ch in text)
-
-
-def _keep_spaces(text: str) -> str:
-    """xeCJK drops a space between two CJK characters; a tie keeps it (我 爱 stays apart)."""
-    return re.sub(r"(?<=[^\x00-\x7f]) (?=[^\x00-\x7f])", "~", text)
+def _math_of(token: str, kind: str) -> str:
+    if kind == "root":
+        inner = token[1:].replace("d_model", r"d_{\text{model}}")
+        return rf"\sqrt{{{inner}}}"
+    if kind == "entry":
+        head = token[0].replace("Σ", r"\Sigma ")
+        prime = "'" if "′" in token else ""
+        return f"{head}{prime}_{{{token.lstrip(token[0]).lstrip('′').translate(_SUBSCRIPTS)}}}"
+    if kind == "dim":
+        return token.replace("d_model", r"d_{\text{model}}")
+    return {"inf": r"-\infty", "dot": r"\cdot"}[kind]
 
 
-def _sentence(block: Sentence) -> str:
-    out = []
-    for kind, text in block.parts:
-        out.append(f"${text}$" if kind == "math" else latex_message(text))
+def latex_message(text: str) -> str:
+    """A sentence of words for LaTeX: its entry names, roots and ∞ set as math.
+
+    >>> print(latex_message("s′₂,₁: divide by √d_k = √2"))
+    $s'_{2,1}$: divide by $\\sqrt{d_k}$ = $\\sqrt{2}$
+    """
+    out, last = [], 0
+    for match in _MATH.finditer(text):
+        out.append(text_escape(text[last : match.start()]))
+        out.append(f"${_math_of(match.group(), match.lastgroup or '')}$")
+        last = match.end()
+    out.append(text_escape(text[last:]))
     return "".join(out)
 
 
-def _display(block: Display) -> str:
-    if len(block.lines) == 1 and "&" not in block.lines[0]:
-        return "\\[\n  " + block.lines[0] + "\n\\]"
-    return "\\begin{align*}\n  " + " \\\\\n  ".join(block.lines) + "\n\\end{align*}"
+def sentence(block: Sentence, printer: TexPrinter) -> str:
+    return "".join(
+        latex_message(p) if isinstance(p, str) else f"${printer.math(p)}$" for p in block.parts
+    )
+
+
+def display(block: Display, printer: TexPrinter) -> str:
+    lines = [text for line in block.lines for text in printer.line(line)]
+    if len(lines) == 1 and "&" not in lines[0]:
+        return "\\[\n  " + lines[0] + "\n\\]"
+    return "\\begin{align*}\n  " + " \\\\\n  ".join(lines) + "\n\\end{align*}"
 
 
 def _heatmap(block: Heatmap) -> str:
@@ -85,18 +95,18 @@ def _heatmap(block: Heatmap) -> str:
     return "\n".join(lines)
 
 
-def _body(blocks: list[Block], standalone: bool) -> list[str]:
+def latex_blocks(blocks: list[Block], printer: TexPrinter, standalone: bool) -> list[str]:
     out: list[str] = []
     for block in blocks:
         if isinstance(block, Heading):
             command = "\\section*" if standalone else "\\subsection*"
             out.append(f"{command}{{{text_escape(block.title)}}}")
         elif isinstance(block, Sentence):
-            out.append(_sentence(block))
+            out.append(sentence(block, printer))
         elif isinstance(block, Display):
-            out.append(_display(block))
+            out.append(display(block, printer))
         elif isinstance(block, Heatmap):
-            if standalone:
+            if standalone:  # a fragment leaves the shading (xcolor) to its document
                 out.append(_heatmap(block))
         else:  # pragma: no cover - every block kind is handled above
             raise TypeError(f"no LaTeX form for {type(block).__name__}")
@@ -115,47 +125,9 @@ def render_latex(
     heads_shown: list[int] | None = None,
 ) -> str:
     """The derivation as a LaTeX fragment (``standalone=False``) or a whole document."""
-    blocks = build_blocks(derivation, notation, words, rows, digits, heads_shown)
-    body = _body(blocks, standalone)
+    blocks = build_blocks(derivation, words, rows, digits, heads_shown)
+    body = latex_blocks(blocks, TexPrinter(notation, digits), standalone)
     if not standalone:
         head = "% symattn derivation: needs \\usepackage{amsmath}"
         return "\n".join([head, "", *body]).rstrip() + "\n"
-    title = derivation.problem.title or words("title")
-    text = "\n".join(body) + title
-    cjk = needs_xelatex(text)
-    preamble = []
-    if cjk:
-        preamble += [
-            "% compile with xelatex (the text holds CJK characters)",
-            "% !TEX program = xelatex",
-        ]
-    else:
-        preamble += ["% compile with pdflatex", "% !TEX program = pdflatex"]
-    preamble += [
-        "\\documentclass[11pt]{article}",
-        "\\usepackage[a4paper,margin=2cm]{geometry}",
-        "\\usepackage{amsmath}",
-        "\\usepackage{xcolor}",
-        "\\allowdisplaybreaks",
-    ]
-    if cjk:
-        preamble += [
-            "\\usepackage{xeCJK}",
-            f"\\newcommand{{\\symattnCJKfont}}{{{CJK_FONT}}}",
-            "\\setCJKmainfont{\\symattnCJKfont}",
-            "\\setCJKsansfont{\\symattnCJKfont}",
-            "\\setCJKmonofont{\\symattnCJKfont}",
-        ]
-    else:
-        preamble += ["\\usepackage[T1]{fontenc}", "\\usepackage{lmodern}"]
-    preamble += [
-        "\\setlength{\\parindent}{0pt}",
-        "\\setlength{\\parskip}{4pt}",
-        f"\\title{{{_keep_spaces(text_escape(title))}}}",
-        "\\date{}",
-        "",
-        "\\begin{document}",
-        "\\maketitle",
-        "",
-    ]
-    return "\n".join([*preamble, *body, "\\end{document}"]) + "\n"
+    return document(derivation.problem.title or words("title"), "\n".join(body))

@@ -6,21 +6,23 @@ array, \\frac, \\sqrt, \\text …); the test suite renders each one with KaTeX.
 
 from __future__ import annotations
 
-from ..notation import Notation, Words
-from ..steps import Derivation
-from .blocks import Block, Display, Heading, Heatmap, Sentence, build_blocks
+import re
 
-__all__ = ["math_fragments", "render_markdown", "render_math"]
+from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .tex import TexPrinter
+
+__all__ = ["markdown_blocks", "math_fragments", "math_only"]
 
 
 def _md_escape(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_[]<>|$" else ch for ch in text)
 
 
-def _display(block: Display) -> str:
-    if len(block.lines) == 1 and "&" not in block.lines[0]:
-        return "$$\n" + block.lines[0] + "\n$$"
-    return "$$\n\\begin{aligned}\n" + " \\\\\n".join(block.lines) + "\n\\end{aligned}\n$$"
+def _display(block: Display, printer: TexPrinter) -> str:
+    lines = [text for line in block.lines for text in printer.line(line)]
+    if len(lines) == 1 and "&" not in lines[0]:
+        return "$$\n" + lines[0] + "\n$$"
+    return "$$\n\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n$$"
 
 
 def _heatmap(block: Heatmap) -> str:
@@ -38,44 +40,30 @@ def _heatmap(block: Heatmap) -> str:
     return "\n".join(lines)
 
 
-def _blocks_to_markdown(blocks: list[Block], title: str) -> str:
+def markdown_blocks(blocks: list[Block], title: str, printer: TexPrinter) -> str:
+    """Blocks as a Markdown document under ``title``."""
     out = [f"# {_md_escape(title)}", ""]
     for block in blocks:
         if isinstance(block, Heading):
             out.append(f"## {_md_escape(block.title)}")
         elif isinstance(block, Sentence):
             out.append(
-                "".join(f"${t}$" if kind == "math" else _md_escape(t) for kind, t in block.parts)
+                "".join(
+                    _md_escape(p) if isinstance(p, str) else f"${printer.math(p)}$"
+                    for p in block.parts
+                )
             )
         elif isinstance(block, Display):
-            out.append(_display(block))
+            out.append(_display(block, printer))
         elif isinstance(block, Heatmap):
             out.append(_heatmap(block))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_markdown(
-    derivation: Derivation,
-    *,
-    words: Words,
-    notation: Notation,
-    rows: list[int] | None = None,
-    digits: int = 4,
-    heads_shown: list[int] | None = None,
-) -> str:
-    """The derivation as Markdown with math."""
-    blocks = build_blocks(derivation, notation, words, rows, digits, heads_shown)
-    return _blocks_to_markdown(blocks, derivation.problem.title or words("title"))
-
-
-def render_math(derivation: Derivation, lang: str = "en", notation: str = "matrix") -> str:
+def math_only(blocks: list[Block], printer: TexPrinter) -> str:
     """Only the displayed formulas, each as ``$$…$$`` (for ``_repr_latex_``)."""
-    from ..notation import Notation, words
-
-    names = Notation.build(notation, derivation.problem.notation)
-    blocks = build_blocks(derivation, names, words(lang))
-    return "\n".join(_display(b) for b in blocks if isinstance(b, Display)) + "\n"
+    return "\n".join(_display(b, printer) for b in blocks if isinstance(b, Display)) + "\n"
 
 
 def math_fragments(markdown: str) -> list[tuple[str, bool]]:
@@ -84,8 +72,6 @@ def math_fragments(markdown: str) -> list[tuple[str, bool]]:
     >>> math_fragments("a $x^2$ b\\n$$\\ny\\n$$\\n")
     [('y', True), ('x^2', False)]
     """
-    import re
-
     display = re.findall(r"\$\$\n(.*?)\n\$\$", markdown, re.S)
     rest = re.sub(r"\$\$\n.*?\n\$\$", "", markdown, flags=re.S)
     inline = re.findall(r"(?<![\\$])\$([^$\n]+?)\$", rest)

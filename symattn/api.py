@@ -1,0 +1,58 @@
+"""The four verbs of symattn: derive, check, grade, make_exercises (and load).
+
+>>> import symattn
+>>> d = symattn.derive({"X": [[1, 0], [0, 1]], "W_Q": [[1, 0], [0, 1]],
+...                     "W_K": [[1, 0], [0, 1]], "W_V": [[1, 2], [3, 4]]})
+>>> d.step("weights").exact_str(0, 0)
+'exp(sqrt(2)/2)/(exp(sqrt(2)/2) + 1)'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .check import check
+from .check.grade import grade
+from .compute import derivation
+from .derivation import Derivation
+from .exercises import Exercise, ExerciseOptions, generate
+from .load import load
+from .problem import Problem
+
+__all__ = ["check", "derive", "grade", "load", "make_exercises"]
+
+
+def derive(
+    problem: str | os.PathLike[str] | Mapping[str, Any] | Problem,
+    *,
+    digits: int = 4,
+    max_size: int | None = None,
+    crosscheck: bool = True,
+    backward: bool = False,
+) -> Derivation:
+    """Derive every step of an attention problem exactly, then cross-check with NumPy.
+
+    ``problem`` is a path to a TOML/JSON problem file, a dict of the same keys, or a
+    :class:`Problem` from :func:`load`.  ``digits`` is how many decimal places the
+    derivation will show (the values are computed with 50 more).  ``max_size`` lifts
+    the size limit of exact derivations.  ``backward`` appends the gradients (the
+    problem gives ``dO`` or ``target``).
+    """
+    if not isinstance(problem, Problem):
+        problem = load(problem, max_size=max_size)
+    return derivation(problem, digits=digits, crosscheck=crosscheck, backward=backward)
+
+
+def make_exercises(
+    seed: int,
+    count: int = 1,
+    options: ExerciseOptions | None = None,
+    students: Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Exercise]:
+    """``count`` seeded exercises with nice numbers (one per student when given)."""
+    return generate(
+        seed, count, options or ExerciseOptions(), list(students) if students else None, progress
+    )

@@ -1,0 +1,23 @@
+"""Checking hand calculations: reading answers (:mod:`.answers`), the mistake models
+(:mod:`.mistakes`), marking (:mod:`.marking`), feedback (:mod:`.feedback`) and a
+whole class (:mod:`.grade`)."""
+
+from __future__ import annotations
+
+from .answers import Answers, answer_steps, load_answers
+from .marking import check
+from .mistakes import MISTAKES, Mistake
+from .results import CheckResult, Diagnosis, EntryResult, StepResult
+
+__all__ = [
+    "MISTAKES",
+    "Answers",
+    "CheckResult",
+    "Diagnosis",
+    "EntryResult",
+    "Mistake",
+    "StepResult",
+    "answer_steps",
+    "check",
+    "load_answers",
+]

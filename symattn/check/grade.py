@@ -1,0 +1,100 @@
+"""Grading a whole class: one answers file per student, the key computed once.
+
+A malformed file is reported in its row and the rest are still graded.  The report
+is a CSV with one row per student: file, verdict, first error, diagnoses, and a score
+per step (right entries / answered entries).
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import io
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..derivation import Derivation
+from ..errors import SymattnError
+from .answers import answer_steps
+from .marking import check
+from .results import CheckResult
+
+__all__ = ["Graded", "answer_files", "grade", "report_csv"]
+
+ANSWER_SUFFIXES = (".json", ".toml")
+
+
+@dataclass(frozen=True)
+class Graded:
+    file: str
+    result: CheckResult | None
+    error: str | None = None
+
+
+def answer_files(patterns: Iterable[str]) -> list[str]:
+    """Answer files from paths, folders (their .json/.toml files) and globs, sorted."""
+    found: list[str] = []
+    for pattern in patterns:
+        path = Path(pattern)
+        if path.is_dir():
+            found += sorted(str(p) for p in path.iterdir() if p.suffix.lower() in ANSWER_SUFFIXES)
+        elif any(ch in pattern for ch in "*?["):
+            found += sorted(glob.glob(pattern))
+        else:
+            found.append(pattern)
+    if not found:
+        raise SymattnError(f"no answer files found in {', '.join(patterns)}")
+    return found
+
+
+def grade(
+    key: Derivation,
+    files: list[str],
+    *,
+    tolerance: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Graded]:
+    """Check every file against the one key; a bad file becomes a row with its error."""
+    out = []
+    for number, file in enumerate(files, start=1):
+        try:
+            out.append(Graded(file, check(key, file, tolerance=tolerance)))
+        except SymattnError as exc:
+            out.append(Graded(file, None, str(exc)))
+        if progress is not None:
+            progress(number, len(files))
+    return out
+
+
+def report_csv(key: Derivation, graded: list[Graded]) -> str:
+    steps = answer_steps(key)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["file", "verdict", "first_error", "diagnoses", *steps, "error"])
+    for row in graded:
+        if row.result is None:
+            writer.writerow([row.file, "error", "", "", *([""] * len(steps)), row.error])
+            continue
+        by_id = {s.id: s for s in row.result.steps}
+        scores = []
+        for step_id in steps:
+            step = by_id.get(step_id)
+            if step is None or not step.entries:
+                scores.append("")
+            else:
+                scores.append(f"{sum(e.ok for e in step.entries)}/{len(step.entries)}")
+        diagnoses = ";".join(
+            f"{s.id}:{d.id}" for s in row.result.steps for d in s.diagnosis
+        ) + "".join(f";{s.id}:carried_forward" for s in row.result.steps if s.carried_forward)
+        writer.writerow(
+            [
+                row.file,
+                row.result.verdict,
+                row.result.first_error or "",
+                diagnoses.lstrip(";"),
+                *scores,
+                "",
+            ]
+        )
+    return buffer.getvalue()

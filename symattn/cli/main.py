@@ -1,0 +1,324 @@
+"""The ``symattn`` command: parse arguments → call the API → print → exit status.
+
+Exit status 0 on success, 1 when a check found a wrong answer, and 2 on bad input or
+usage, with one line ``symattn: error: …`` on stderr and no traceback.  An output file
+named with ``-o`` is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from ..api import check, derive, grade, load, make_exercises
+from ..check.feedback import render_feedback_latex, render_feedback_text
+from ..check.grade import answer_files, report_csv
+from ..errors import SymattnError
+from ..examples import example_names, example_path, list_examples
+from ..exercises import ExerciseOptions, read_roster, write_class_set
+from ..output import ProgressBar, write_output
+from ..printing import PRESETS
+from ..render import FORMATS, render
+from ..render.json_out import dumps
+from ..version import __version__
+from ..words import LANGUAGES
+
+__all__ = ["main"]
+
+MAX_DIGITS = 30
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise SymattnError(message)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="symattn",
+        description="Derive transformer attention exactly, step by step.",
+    )
+    parser.add_argument("--version", action="version", version=f"symattn {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    derive = commands.add_parser(
+        "derive",
+        help="derive every step of a problem",
+        description="Derive every step of an attention problem exactly, cross-checked with NumPy.",
+    )
+    source = derive.add_mutually_exclusive_group()
+    source.add_argument("file", nargs="?", metavar="FILE", help="problem file (.toml or .json)")
+    source.add_argument("--example", metavar="NAME", help="a bundled example (see `examples`)")
+    derive.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+    derive.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="language of titles and sentences, in every format (default: en)",
+    )
+    derive.add_argument(
+        "--notation",
+        choices=PRESETS,
+        default="matrix",
+        help="matrix (Q, K, V, S, A) or token (q^i, k^j, α_{i,j}) names (default: matrix)",
+    )
+    derive.add_argument(
+        "--digits", type=int, default=4, metavar="N", help="decimal places shown (default: 4)"
+    )
+    derive.add_argument(
+        "--rows",
+        default="1",
+        metavar="ROWS",
+        help="query rows written out in text, e.g. 1,2 or all (default: 1)",
+    )
+    derive.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
+    derive.add_argument(
+        "--backward",
+        action="store_true",
+        help="also derive the gradients, from dO or target in the problem",
+    )
+    derive.add_argument(
+        "--heads-shown",
+        metavar="HEADS",
+        help="multi-head: the heads whose rows are written out, e.g. 1 or 1,3 (default: all)",
+    )
+    derive.add_argument(
+        "--max-size",
+        type=int,
+        metavar="N",
+        help="lift the size limit of exact derivations to N (default: 128; "
+        "8 for symbolic problems)",
+    )
+
+    checker = commands.add_parser(
+        "check",
+        help="check a hand calculation, or grade a class",
+        description="Check a hand calculation against the exact key: which entry and which "
+        "step is wrong, and why. Given a folder, a glob or several files, grade them all.",
+    )
+    checker.add_argument(
+        "problem", metavar="FILE", help="problem file, or the name of a bundled example"
+    )
+    checker.add_argument(
+        "answers", nargs="+", metavar="ANSWERS", help="answers file(s), a folder of them, or a glob"
+    )
+    checker.add_argument("--format", choices=("text", "json", "latex"), default="text")
+    checker.add_argument(
+        "--tolerance",
+        metavar="T",
+        help="accept entries within T (default: one unit of the last place written)",
+    )
+    checker.add_argument("--lang", choices=LANGUAGES, default="en")
+    checker.add_argument("--notation", choices=PRESETS, default="matrix")
+    checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
+    checker.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
+
+    ex = commands.add_parser(
+        "exercises",
+        help="generate seeded exercises with nice numbers, sheets and answer keys",
+        description="Write COUNT distinct attention exercises, reproducible from the seed: "
+        "DIR/01/problem.toml, sheet.tex, key.tex and answers.json, and DIR/keys.tex.",
+    )
+    ex.add_argument("--seed", type=int, required=True, help="the random seed")
+    ex.add_argument("--count", type=int, default=1, help="how many exercises (default: 1)")
+    ex.add_argument("--tokens", type=int, metavar="N", help="tokens per exercise")
+    ex.add_argument("--d-model", type=int, metavar="D", help="width of the embeddings")
+    ex.add_argument("--d-k", type=int, metavar="K", help="width of queries and keys")
+    ex.add_argument("--d-v", type=int, metavar="V", help="width of the values")
+    ex.add_argument("--mask", choices=("none", "causal"), default="none")
+    ex.add_argument("--heads", type=int, default=1, help="attention heads, 1 … 4 (default: 1)")
+    ex.add_argument(
+        "--level",
+        type=int,
+        default=2,
+        choices=(1, 2, 3),
+        help="1: −1…1 and small; 2: −2…2; 3: −3…3 and larger (default: 2)",
+    )
+    ex.add_argument("--lang", choices=LANGUAGES, default="en")
+    ex.add_argument(
+        "--allow-ties",
+        action="store_true",
+        help="allow equal scores for one query (default: every score in a row differs)",
+    )
+    ex.add_argument(
+        "--students",
+        metavar="ROSTER.csv",
+        help="one variant per student, named after them (a 'name' column)",
+    )
+    ex.add_argument("-o", "--output", metavar="DIR", required=True, help="output folder")
+
+    commands.add_parser(
+        "examples",
+        help="list the bundled example problems",
+        description="List the bundled example problems.",
+    )
+    return parser
+
+
+def _parse_rows(text: str, n: int, option: str = "--rows", noun: str = "query rows") -> list[int]:
+    if text.strip().lower() == "all":
+        return list(range(n))
+    rows: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit():
+            raise SymattnError(f"{option}: expected numbers such as 1,2 or 'all', found {text!r}")
+        row = int(part)
+        if not 1 <= row <= n:
+            raise SymattnError(f"{option}: {row} is out of range; the problem has {n} {noun}")
+        if row - 1 not in rows:
+            rows.append(row - 1)
+    return rows
+
+
+def _derive(args: argparse.Namespace) -> int:
+    if args.file is None and args.example is None:
+        raise SymattnError("derive: give a problem FILE or --example NAME")
+    if not 0 <= args.digits <= MAX_DIGITS:
+        raise SymattnError(f"--digits: expected 0 … {MAX_DIGITS}, found {args.digits}")
+    if args.max_size is not None and args.max_size < 1:
+        raise SymattnError(f"--max-size: expected a positive integer, found {args.max_size}")
+    path = example_path(args.example) if args.example else Path(args.file)
+    source = f"example {args.example}" if args.example else args.file
+    problem = load(path, max_size=args.max_size, source=source)
+    rows = _parse_rows(args.rows, problem.n)
+    derivation = derive(problem, digits=args.digits, backward=args.backward)
+    heads_shown = None
+    if args.heads_shown is not None:
+        heads = _parse_rows(args.heads_shown, problem.heads, "--heads-shown", "heads")
+        heads_shown = [h + 1 for h in heads]
+    text = render(
+        derivation,
+        args.format,
+        heads_shown=heads_shown,
+        lang=args.lang,
+        notation=args.notation,
+        rows=rows,
+        digits=args.digits,
+    )
+    write_output(text, args.output)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    problem = args.problem
+    if not Path(problem).exists() and problem in example_names():
+        problem = str(example_path(problem))
+    key = derive(problem)
+    batch = (
+        args.report is not None
+        or len(args.answers) > 1
+        or any(Path(a).is_dir() or any(ch in a for ch in "*?[") for a in args.answers)
+    )
+    if not batch:
+        result = check(key, args.answers[0], tolerance=args.tolerance)
+        if args.format == "json":
+            text = dumps(result.to_json(args.lang)) + "\n"
+        elif args.format == "latex":
+            text = render_feedback_latex(result, args.lang, args.notation)
+        else:
+            text = render_feedback_text(result, args.lang)
+        write_output(text, args.output)
+        return result.exit_status
+    if args.tolerance is not None:
+        check(key, {}, tolerance=args.tolerance)  # a bad --tolerance is a usage error
+    files = answer_files(args.answers)
+    graded = grade(key, files, tolerance=args.tolerance, progress=ProgressBar())
+    report = report_csv(key, graded)
+    if args.report:
+        write_output(report, args.report)
+    else:
+        write_output(report, args.output)
+    bad = [g for g in graded if g.result is None]
+    wrong = [g for g in graded if g.result is not None and g.result.verdict != "correct"]
+    for g in bad:
+        print(f"symattn: error: {g.error}", file=sys.stderr)
+    summary = (
+        f"graded {len(graded)} files: {len(graded) - len(bad) - len(wrong)} correct, "
+        f"{len(wrong)} incorrect, {len(bad)} unreadable"
+        + (f"; report written to {args.report}" if args.report else "")
+    )
+    print(summary, file=sys.stderr)
+    return 2 if bad else (1 if wrong else 0)
+
+
+def _exercises(args: argparse.Namespace) -> int:
+    options = ExerciseOptions(
+        tokens=args.tokens,
+        d_model=args.d_model,
+        d_k=args.d_k,
+        d_v=args.d_v,
+        mask=args.mask,
+        heads=args.heads,
+        level=args.level,
+        lang=args.lang,
+        allow_ties=args.allow_ties,
+    )
+    students = read_roster(args.students) if args.students else None
+    exercises = make_exercises(
+        args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
+    )
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise SymattnError(f"-o {args.output}: exists and is not a folder")
+    written = write_class_set(exercises, folder, args.lang, progress=ProgressBar(label="writing"))
+    print(f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}", file=sys.stderr)
+    if not options.scale_is_whole:
+        print(
+            f"note: d_k = {options.shape[2]} has no whole square root, so the exercises use "
+            'scale = "none" (the sheets say why)',
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _examples() -> int:
+    entries = list_examples()
+    width = max(len(name) for name, _ in entries)
+    write_output("".join(f"{name.ljust(width)}  {desc}\n" for name, desc in entries), None)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        args = _build_parser().parse_args(argv)
+        if args.command == "derive":
+            return _derive(args)
+        if args.command == "examples":
+            return _examples()
+        if args.command == "check":
+            return _check(args)
+        if args.command == "exercises":
+            return _exercises(args)
+        raise SymattnError(
+            "expected a command: derive, check, exercises or examples (see symattn --help)"
+        )
+    except SymattnError as exc:
+        print(f"symattn: error: {exc.command_line()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("symattn: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except RecursionError:
+        print("symattn: error: input nested too deeply", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: still one line, no traceback, unless debugging
+        if os.environ.get("SYMATTN_DEBUG"):
+            raise
+        print(
+            f"symattn: error: internal error ({type(exc).__name__}: {exc}); please report "
+            "it with the input that caused it (set SYMATTN_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
+        return 2

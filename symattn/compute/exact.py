@@ -1,0 +1,167 @@
+"""Each kind of forward step on exact values: surds, closed-form softmax, SymPy.
+
+Rational matrices are multiplied as integer matrices over a common denominator (fast
+and exact); surds and symbols fall back to term-by-term arithmetic.  The softmax is
+never simplified: each weight is an :class:`~symattn.numbers.ExpRatio`
+``exp(s'_ij) / Σ_k exp(s'_ik)`` whose row shares one
+:class:`~symattn.numbers.SoftmaxRow`, and each output entry is the same closed form
+with the values in the numerator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from math import lcm
+from operator import mul
+from typing import Any
+
+from ..numbers import NEG_INF, Combination, ExpRatio, SoftmaxRow, Surd
+from ..problem import Mask, Matrix, Problem
+from ..steps import Kind, StepSpec
+
+__all__ = [
+    "FORWARD_RULES",
+    "ExactRule",
+    "concat",
+    "mask",
+    "matmul",
+    "scale",
+    "softmax",
+    "transpose",
+    "weighted_sum",
+]
+
+
+def transpose(matrix: Matrix) -> Matrix:
+    return tuple(zip(*matrix))
+
+
+def _is_rational(matrix: Matrix) -> bool:
+    return all(isinstance(x, Surd) and x.is_rational for row in matrix for x in row)
+
+
+def _integer_rows(matrix: Matrix) -> tuple[list[list[int]], int]:
+    fractions = [[x.as_fraction() for x in row] for row in matrix]
+    den = lcm(*(f.denominator for row in fractions for f in row))
+    return [[f.numerator * (den // f.denominator) for f in row] for row in fractions], den
+
+
+def matmul(left: Matrix, right: Matrix) -> Matrix:
+    """Exact ``left · right``; rational matrices go through integer arithmetic."""
+    if _is_rational(left) and _is_rational(right):
+        a, da = _integer_rows(left)
+        b, db = _integer_rows(transpose(right))
+        den = da * db
+        return tuple(
+            tuple(Surd.rational(Fraction(sum(map(mul, row, col)), den)) for col in b) for row in a
+        )
+    columns = transpose(right)
+    if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
+        return tuple(tuple(Combination(list(zip(col, row))) for col in columns) for row in left)
+    if isinstance(left[0][0], Surd):
+        zero = Surd()
+        out: list[tuple[Any, ...]] = []
+        for row in left:
+            entries = []
+            for col in columns:
+                total = zero
+                for x, y in zip(row, col):
+                    total = total + x * y
+                entries.append(total)
+            out.append(tuple(entries))
+        return tuple(out)
+    import sympy
+
+    return tuple(
+        tuple(sympy.Add(*(x * y for x, y in zip(row, col))) for col in columns) for row in left
+    )
+
+
+def scale(scores: Matrix, divisor: Any) -> Matrix:
+    """``scores / divisor``, the divisor kept visible (1/√2 is not rationalised here)."""
+    if isinstance(divisor, Surd) and divisor.is_rational and _is_rational(scores):
+        c = divisor.as_fraction()
+        return tuple(tuple(Surd.rational(x.as_fraction() / c) for x in row) for row in scores)
+    return tuple(tuple(x / divisor for x in row) for row in scores)
+
+
+def mask(scores: Matrix, keep: Mask) -> Matrix:
+    """−∞ where the mask forbids."""
+    return tuple(
+        tuple(x if allowed else NEG_INF for x, allowed in zip(row, mask_row))
+        for row, mask_row in zip(scores, keep)
+    )
+
+
+def softmax(scores: Matrix) -> Matrix:
+    """Closed-form weights, row by row (masked entries exactly 0, a lone key exactly 1)."""
+    zero, one = Surd(), Surd.rational(1)
+    rows: list[tuple[Any, ...]] = []
+    for row in scores:
+        keep = [j for j, x in enumerate(row) if x is not NEG_INF]
+        shared = SoftmaxRow(tuple(row[j] for j in keep))
+        entries: list[Any] = []
+        for j, x in enumerate(row):
+            if x is NEG_INF:
+                entries.append(zero)
+            elif len(keep) == 1:  # e^x / e^x
+                entries.append(one)
+            else:
+                entries.append(ExpRatio([one if k == j else zero for k in keep], shared))
+        rows.append(tuple(entries))
+    return tuple(rows)
+
+
+def weighted_sum(weights: Matrix, values: Matrix) -> Matrix:
+    """b_i = Σ_j a_ij v_j in closed form: the weight's quotient with v_j in the numerator."""
+    rows: list[tuple[Any, ...]] = []
+    for a_row in weights:
+        keep = [j for j, a in enumerate(a_row) if not (isinstance(a, Surd) and a.is_zero())]
+        if len(keep) == 1:
+            rows.append(values[keep[0]])
+            continue
+        template = a_row[keep[0]]
+        assert isinstance(template, ExpRatio)
+        rows.append(
+            tuple(
+                ExpRatio([values[j][col] for j in keep], template.row)
+                for col in range(len(values[0]))
+            )
+        )
+    return tuple(rows)
+
+
+def concat(blocks: Sequence[Matrix]) -> Matrix:
+    """The heads' outputs side by side."""
+    return tuple(tuple(x for block in row for x in block) for row in zip(*blocks))
+
+
+ExactRule = Callable[[StepSpec, list[Matrix], Problem], Matrix]
+
+
+def _ids(problem: Problem) -> Matrix:
+    assert problem.lookup is not None
+    return tuple((Surd.rational(i),) for i in problem.lookup.ids)
+
+
+def _given(spec: StepSpec, problem: Problem) -> Matrix:
+    assert spec.source is not None
+    return spec.source.take(problem)
+
+
+FORWARD_RULES: dict[Kind, ExactRule] = {
+    Kind.TOKENS: lambda spec, args, p: _ids(p),
+    Kind.LOOKUP: lambda spec, args, p: _given(spec, p),
+    Kind.GIVEN: lambda spec, args, p: _given(spec, p),
+    Kind.PRODUCT: lambda spec, args, p: matmul(
+        transpose(args[0]) if spec.transpose_left else args[0],
+        transpose(args[1]) if spec.transpose_right else args[1],
+    ),
+    Kind.SCALE: lambda spec, args, p: scale(args[0], spec.divisor),
+    Kind.MASK: lambda spec, args, p: mask(args[0], p.mask or ()),
+    Kind.SOFTMAX: lambda spec, args, p: softmax(args[0]),
+    Kind.WEIGHTED_SUM: lambda spec, args, p: weighted_sum(args[0], args[1]),
+    Kind.CONCAT: lambda spec, args, p: concat(args),
+    Kind.COPY: lambda spec, args, p: args[0],
+}

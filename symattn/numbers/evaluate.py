@@ -1,0 +1,112 @@
+"""The one evaluation routine: any exact value to a Decimal at a chosen precision.
+
+>>> from fractions import Fraction
+>>> str(evaluate(Surd.sqrt(2), 10))
+'1.414213562'
+>>> str(evaluate(ExpRatio([Surd.rational(1), Surd()], [Surd(), Surd()]), 5))
+'0.5'
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import MutableMapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from .closed import Combination, ExpRatio, NegInf, SoftmaxRow
+from .context import decimal_context
+from .surd import Surd
+
+__all__ = ["RowCache", "evaluate", "evaluate_or_none", "rational_value"]
+
+#: Exponentials of softmax rows already evaluated: row → (e^{x_j − max}, their sum).
+RowCache = MutableMapping[tuple[SoftmaxRow, int], tuple[list[Decimal], Decimal]]
+
+#: Guard digits added inside a closed form before the result is rounded.
+GUARD = 10
+
+
+def _row_exponentials(
+    row: SoftmaxRow, precision: int, cache: RowCache | None
+) -> tuple[list[Decimal], Decimal]:
+    memo = (row, precision)
+    if cache is not None and memo in cache:
+        return cache[memo]
+    xs = [evaluate(x, precision) for x in row.exponents]
+    top = max(xs)
+    exps = [(x - top).exp() for x in xs]
+    found = (exps, sum(exps, Decimal(0)))
+    if cache is not None:
+        cache[memo] = found
+    return found
+
+
+def evaluate(value: Any, precision: int, cache: RowCache | None = None) -> Decimal:
+    """``value`` to ``precision`` significant digits.
+
+    Surds, fractions and integers are evaluated directly; a softmax quotient stably
+    (the row's largest exponent subtracted first, its exponentials shared through
+    ``cache``); −∞ is ``Decimal('-Infinity')``; a SymPy number through ``sympy.N``.
+    A value with free symbols has no decimal: :class:`ValueError`.
+    """
+    with decimal.localcontext(decimal_context(precision + GUARD)):
+        if isinstance(value, Surd):
+            result = value.in_context()
+        elif isinstance(value, (int, Fraction)):
+            q = Fraction(value)
+            result = Decimal(q.numerator) / Decimal(q.denominator)
+        elif isinstance(value, NegInf):
+            return Decimal("-Infinity")
+        elif isinstance(value, ExpRatio):
+            exps, den = _row_exponentials(value.row, precision + GUARD, cache)
+            num = sum(
+                (evaluate(c, precision + GUARD) * e for c, e in zip(value.coefs, exps) if c),
+                Decimal(0),
+            )
+            result = num / den
+        elif isinstance(value, Combination):
+            result = sum(
+                (
+                    evaluate(c, precision + GUARD) * evaluate(r, precision + GUARD, cache)
+                    for c, r in value.terms
+                ),
+                Decimal(0),
+            )
+        else:
+            result = _sympy_value(value, precision + GUARD)
+    with decimal.localcontext(decimal_context(precision)):
+        return +result
+
+
+def _sympy_value(expr: Any, precision: int) -> Decimal:
+    if getattr(expr, "free_symbols", None):
+        raise ValueError("a value with symbols has no decimal")
+    import sympy
+
+    return Decimal(str(sympy.N(expr, precision)))
+
+
+def evaluate_or_none(value: Any, precision: int, cache: RowCache | None = None) -> Decimal | None:
+    """Like :func:`evaluate`, but None for a value with symbols."""
+    if getattr(value, "free_symbols", None):
+        return None
+    if isinstance(value, ExpRatio) and any(
+        getattr(x, "free_symbols", None) for x in (*value.exponents, *value.coefs)
+    ):
+        return None
+    return evaluate(value, precision, cache)
+
+
+def rational_value(value: object) -> Fraction | None:
+    """The exact rational value of an entry, when it has one (also ExpRatio 4/4 = 1)."""
+    if isinstance(value, ExpRatio):
+        value = value.closed_value()
+    if isinstance(value, Surd) and value.is_rational:
+        return value.as_fraction()
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Fraction(value)
+    if getattr(value, "is_Rational", False):  # a SymPy number (the backward pass)
+        return Fraction(int(value.p), int(value.q))  # type: ignore[attr-defined]
+    return None

@@ -1,0 +1,30 @@
+"""Printers of exact values, one per target, dispatched on the value's type: SymPy
+``str`` syntax (:mod:`.sympy_str`), Unicode for the terminal (:mod:`.unicode`) and
+LaTeX (:mod:`.latex`), bracketing by one precedence table (:mod:`.precedence`); and
+the names of matrices and entries (:mod:`.notation`)."""
+
+from .latex import LatexPrinter, fmt_decimal, fraction_latex, latex_value
+from .notation import PRESETS, TERMINAL, Notation, TerminalNames
+from .precedence import Prec, is_negative, precedence
+from .sympy_str import StrPrinter, fraction_str, sstr
+from .unicode import UnicodePrinter, pretty, superscript
+
+__all__ = [
+    "PRESETS",
+    "TERMINAL",
+    "LatexPrinter",
+    "Notation",
+    "Prec",
+    "StrPrinter",
+    "TerminalNames",
+    "UnicodePrinter",
+    "fmt_decimal",
+    "fraction_latex",
+    "fraction_str",
+    "is_negative",
+    "latex_value",
+    "precedence",
+    "pretty",
+    "sstr",
+    "superscript",
+]

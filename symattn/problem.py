@@ -1,0 +1,130 @@
+"""The attention problem: validated, exact, immutable and hashable.
+
+A :class:`Problem` holds only tuples, exact numbers and small frozen dataclasses, so
+it can key a cache and nothing can change it after :func:`symattn.load` built it.
+
+>>> shapes = Shapes(n=2, m=2, d_model=3, d_k=2, d_v=2)
+>>> shapes.as_dict()["d_model"]
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Lookup", "Mask", "Matrix", "Problem", "Shapes"]
+
+Matrix = tuple[tuple[Any, ...], ...]
+"""A matrix: rows of entries (:class:`~symattn.numbers.Surd`, or SymPy expressions)."""
+
+Mask = tuple[tuple[bool, ...], ...]
+"""A keep-mask: True where query i may attend to key j."""
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The embedding lookup: which token became which id, and so which row of X."""
+
+    text: str
+    tokens: tuple[str, ...]
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """The sizes of a problem : d_k and d_v are per head."""
+
+    n: int
+    m: int
+    d_k: int
+    d_v: int
+    d_model: int | None = None
+    heads: int = 1
+    d_out: int | None = None
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {
+            "n": self.n,
+            "m": self.m,
+            "d_model": self.d_model,
+            "d_k": self.d_k,
+            "d_v": self.d_v,
+            "heads": self.heads,
+            "d_out": self.d_out,
+        }
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A validated attention problem , exact values throughout."""
+
+    source: str
+    shapes: Shapes
+    X: Matrix | None = None
+    W_Q: Matrix | None = None
+    W_K: Matrix | None = None
+    W_V: Matrix | None = None
+    Q: Matrix | None = None
+    K: Matrix | None = None
+    V: Matrix | None = None
+    memory: Matrix | None = None
+    scale: Any = None  # Surd (or SymPy expression) divisor; None means no scaling
+    scale_label: str = "none"  # "sqrt(d_k)", "none" or the value as written
+    mask: Mask | None = None
+    mask_label: str = "none"  # "none", "causal", "explicit", "padding", "causal+padding"
+    symbolic: bool = False
+    title: str | None = None
+    description: str | None = None
+    tokens: tuple[str, ...] | None = None
+    memory_tokens: tuple[str, ...] | None = None
+    lookup: Lookup | None = None
+    notation: tuple[tuple[str, str], ...] = ()
+    W_O: Matrix | None = None
+    dO: Matrix | None = None
+    target: Matrix | None = None
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        if not self._hash:  # the matrices are large: hash them once
+            fields = tuple(getattr(self, name) for name in _HASHED)
+            object.__setattr__(self, "_hash", hash(fields) or 1)
+        return self._hash
+
+    @property
+    def n(self) -> int:
+        return self.shapes.n
+
+    @property
+    def m(self) -> int:
+        return self.shapes.m
+
+    @property
+    def d_model(self) -> int | None:
+        return self.shapes.d_model
+
+    @property
+    def d_k(self) -> int:
+        return self.shapes.d_k
+
+    @property
+    def d_v(self) -> int:
+        return self.shapes.d_v
+
+    @property
+    def heads(self) -> int:
+        return self.shapes.heads
+
+    @property
+    def kv_tokens(self) -> tuple[str, ...] | None:
+        """The labels of the keys: the memory's tokens in cross-attention."""
+        return self.memory_tokens if self.memory is not None else self.tokens
+
+    @property
+    def renames(self) -> Mapping[str, str]:
+        """The problem's notation renames, entry id → letter."""
+        return dict(self.notation)
+
+
+_HASHED = tuple(name for name in Problem.__dataclass_fields__ if name not in ("_hash", "source"))

@@ -1,0 +1,284 @@
+"""Format-neutral formulas: what the walk writes and every printer reads.
+
+A formula is a small tree of the nodes below.  :mod:`.tex` prints it as LaTeX (for
+LaTeX, Markdown and HTML), :mod:`.unicode_math` as Unicode (for the terminal).  A
+node says *what* is written — a name, an exact value, a substituted number with its
+decimal, a product — and each printer decides *how*: ``x_{1,1} w^{Q}_{1,1}`` on paper
+is ``x₁,₁·wq₁,₁`` in the terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Union
+
+__all__ = [
+    "Brackets",
+    "Cases",
+    "Cell",
+    "Concat",
+    "Dec",
+    "Exp",
+    "Frac",
+    "Glue",
+    "Join",
+    "Label",
+    "Line",
+    "Lit",
+    "Math",
+    "Minus",
+    "Name",
+    "Number",
+    "Paren",
+    "Product",
+    "Relation",
+    "Result",
+    "Sub",
+    "Sum",
+    "Sym",
+    "Table",
+    "Value",
+    "Vector",
+]
+
+
+@dataclass(frozen=True)
+class Name:
+    """A matrix (no row), a row vector (no column) or an entry, by the notation."""
+
+    matrix: str
+    row: int | str | None = None
+    col: int | str | None = None
+    transposed: bool = False
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A fixed symbol: ``d_k``, ``d_model``, ``sqrt_dk`` (√d_k), ``c``, ``E`` (the
+    embedding table), ``diag``, ``softmax``, ``J``, ``Sigma``, ``sum_k``, ``to``,
+    ``mapsto``, ``mid``, ``quad``, ``neg_inf`` and plain numbers and letters."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Lit:
+    """Math written the same everywhere: a number, a decimal already rounded."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Label:
+    """Words inside a formula: a token, or a word of :mod:`symattn.words`."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Value:
+    """An exact value (inline: fractions written with a slash, as in an exponent)."""
+
+    value: Any
+    inline: bool = False
+
+
+@dataclass(frozen=True)
+class Number:
+    """A value substituted into a formula: exact when short, else its ``decimal``."""
+
+    value: Any
+    decimal: str | None = None
+
+
+@dataclass(frozen=True)
+class Dec:
+    """A decimal shown as such (``4.1133``; very large or small: ``a × 10^k``)."""
+
+    value: Decimal
+    digits: int
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A matrix entry: its exact value and its decimal (None when symbolic or not
+    asked for); the printer chooses which to show, unless ``prefer_decimal`` says."""
+
+    value: Any
+    decimal: str | None = None
+    prefer_decimal: bool | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """The value of an entry after its formula: ``= exact ≈ decimal``, each part shown
+    when it says something (an integer needs no decimal; a long closed form is left to
+    the matrix)."""
+
+    value: Any
+    decimal: str | None
+    rational: Fraction | None
+    exact_decimal: bool  # the decimal is the exact value
+    symbolic: bool = False
+
+
+@dataclass(frozen=True)
+class Frac:
+    num: Math
+    den: Math
+
+
+@dataclass(frozen=True)
+class Exp:
+    """``e`` to the power of ``exponent``."""
+
+    exponent: Math
+
+
+@dataclass(frozen=True)
+class Paren:
+    body: Math
+
+
+@dataclass(frozen=True)
+class Brackets:
+    """``[ body ]``: the heads' outputs set side by side."""
+
+    body: Math
+
+
+@dataclass(frozen=True)
+class Minus:
+    """A term that is subtracted in a :class:`Sum`."""
+
+    body: Math
+
+
+class Glue(Enum):
+    """How two factors of a product are set side by side, on paper / in the terminal."""
+
+    JUXTAPOSE = ("juxtapose", " ", "·")  # x_{1,1} w^{Q}_{1,1}  /  x₁,₁·wq₁,₁
+    DOT = ("dot", r" \cdot ", "·")  # 1 \cdot 2  /  1·2
+    INNER = ("inner", r" \cdot ", " · ")  # q_1 \cdot k_2  /  q₁ · k₂
+    SPACE = ("space", " ", " ")  # a_{1,1} v_1  /  a₁,₁ v₁
+
+
+@dataclass(frozen=True)
+class Product:
+    factors: tuple[Math, ...]
+    glue: Glue = Glue.JUXTAPOSE
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Terms added (a term printed with a leading minus is subtracted); a chain may
+    break a long sum between its terms."""
+
+    terms: tuple[Math, ...]
+
+
+@dataclass(frozen=True)
+class Concat:
+    """Pieces written one after another, with nothing between them."""
+
+    parts: tuple[Math, ...]
+
+
+@dataclass(frozen=True)
+class Sub:
+    """``base`` with a subscript: E_{1,:}, J_{1}, Σ_{1}."""
+
+    base: Math
+    sub: str
+
+
+@dataclass(frozen=True)
+class Vector:
+    """A row vector, elided past the display limit."""
+
+    items: tuple[Math, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A matrix of cells; -1 in ``rows``/``cols`` marks the elided middle (⋯).  With
+    labels, the printer may set the tokens beside and above it."""
+
+    cells: tuple[tuple[Math, ...], ...]
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    row_labels: tuple[str, ...] | None = None
+    col_labels: tuple[str, ...] | None = None
+    names: tuple[tuple[Math, ...], ...] | None = None  # shown instead of long symbolic cells
+    labelled: bool = False  # on paper, set the tokens beside and above (scores, weights)
+
+
+@dataclass(frozen=True)
+class Cases:
+    rows: tuple[tuple[Math, Math], ...]
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``left rel right`` inside a formula: n = 2, 我 ↦ 1, √d_k = √2 (no ``left``:
+    ``≈ 4.1133`` after a line)."""
+
+    left: Math | None
+    rel: str  # "=", "≈", "→", "↦"
+    right: Math
+
+
+@dataclass(frozen=True)
+class Join:
+    """Items with a separator between them: ``dims`` (n = 2, d_k = 2), ``list``
+    (我 ↦ 1, 爱 ↦ 2), ``bar`` (我 | 爱), ``comma`` (O1, O2)."""
+
+    items: tuple[Math, ...]
+    sep: str
+
+
+Math = Union[
+    Name,
+    Sym,
+    Lit,
+    Label,
+    Value,
+    Number,
+    Dec,
+    Cell,
+    Result,
+    Frac,
+    Exp,
+    Paren,
+    Brackets,
+    Minus,
+    Product,
+    Sum,
+    Concat,
+    Sub,
+    Vector,
+    Table,
+    Cases,
+    Relation,
+    Join,
+]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One displayed line: ``lhs rel₁ rhs₁ rel₂ rhs₂ …`` then ``tail``.
+
+    ``aligned`` lines are set under one another at their first relation; a chain that
+    is too long for the page breaks before a relation or between the terms of a sum.
+    A line without relations is one formula (``lhs`` alone).
+    """
+
+    lhs: Math | None
+    parts: tuple[tuple[str, Math], ...] = ()
+    tail: Math | None = None  # a Result, or a Relation without left side
+    aligned: bool = True
+    breaks: bool = True  # may the line break when it is too long for the page?
+    note: str | None = None  # a token set after the line: (我)

@@ -1,0 +1,291 @@
+"""The walker: what every kind of step writes with (names, substituted numbers,
+results, the general formula, the matrix), and the order of a whole derivation.  The
+methods of each kind are in :mod:`.kinds`.
+
+Every step is written the way a person writes it by hand: the general formula first;
+then, for each expanded row, each entry's formula, the numbers substituted in the
+order of the terms (zeros kept, 1/√2 not rationalised), the exact value and ≈ its
+decimal; then all rows as a matrix.  The formulas are :mod:`.math` trees, the same in
+every language and format; the words come from :mod:`symattn.words`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from ..derivation import Derivation
+from ..entries import Ref
+from ..ids import split_id
+from ..numbers import Combination, ExpRatio, rational_value
+from ..steps import Kind, Step
+from ..words import Words
+from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .math import (
+    Brackets,
+    Cases,
+    Cell,
+    Concat,
+    Exp,
+    Frac,
+    Join,
+    Label,
+    Line,
+    Lit,
+    Math,
+    Minus,
+    Name,
+    Number,
+    Paren,
+    Product,
+    Relation,
+    Result,
+    Sum,
+    Sym,
+    Table,
+    Value,
+)
+
+__all__ = ["DISPLAY_LIMIT", "ENTRY_LIMIT", "KindMethod", "Walker", "elided", "heatmap", "table"]
+
+#: Rows and columns of a matrix shown before eliding with ⋯.
+DISPLAY_LIMIT = 8
+#: Entries of one row written out before the rest are left to the matrix.
+ENTRY_LIMIT = 8
+#: Steps whose matrices are set with the tokens beside and above them.
+LABELLED = ("scores", "scaled_scores", "masked_scores", "weights")
+
+
+def elided(count: int) -> tuple[int, ...]:
+    """Indices shown of ``count``; -1 stands for the elided middle."""
+    if count <= DISPLAY_LIMIT:
+        return tuple(range(count))
+    return (0, 1, 2, -1, count - 2, count - 1)
+
+
+def table(step: Step, digits: int, labels: bool = False, symbolic: bool = False) -> Table:
+    """A step's matrix as a table of cells (exact value and decimal), elided; for a
+    symbolic problem, with the entries' names to show instead of long expressions."""
+    rows, cols = elided(step.shape[0]), elided(step.shape[1])
+    cells = tuple(
+        tuple(
+            Cell(step.exact[i][j], step.decimal_str(i, j, digits)) if i >= 0 and j >= 0 else Lit("")
+            for j in cols
+        )
+        for i in rows
+    )
+    names = None
+    if symbolic:
+        names = tuple(
+            tuple(Name(step.id, i, j) if i >= 0 and j >= 0 else Lit("") for j in cols) for i in rows
+        )
+    return Table(cells, rows, cols, step.row_labels, step.col_labels, names, labels)
+
+
+def plain_table(matrix: tuple[tuple[object, ...], ...]) -> Table:
+    """A given matrix, exact entries only."""
+    rows, cols = elided(len(matrix)), elided(len(matrix[0]))
+    cells = tuple(
+        tuple(Cell(matrix[i][j]) if i >= 0 and j >= 0 else Lit("") for j in cols) for i in rows
+    )
+    return Table(cells, rows, cols)
+
+
+def _transposed(name: Name, flag: bool) -> Name:
+    return Name(name.matrix, name.row, name.col, flag)
+
+
+KindMethod = Callable[["Walker", Step], None]
+
+
+@dataclass
+class Walker:
+    d: Derivation
+    words: Words
+    rows: list[int]
+    digits: int
+    kinds: Mapping[Kind, KindMethod]
+    heads_shown: list[int] | None = None
+    blocks: list[Block] = field(default_factory=list)
+
+    def say(self, *parts: str | Math) -> None:
+        self.blocks.append(Sentence(tuple(parts)))
+
+    def show(self, lines: list[Line]) -> None:
+        if lines:
+            self.blocks.append(Display(tuple(lines)))
+
+    @property
+    def symbolic(self) -> bool:
+        return self.d.problem.symbolic
+
+    # -- pieces ---------------------------------------------------------------------------
+    def number(self, ref: Ref, value: object) -> Number:
+        """A substituted entry, with its decimal when it is a step's (for closed forms)."""
+        decimal = None
+        if self.d.has(ref.matrix):
+            decimal = self.d.step(ref.matrix).decimal_str(ref.row, ref.col, self.digits)
+        return Number(value, decimal)
+
+    def result(self, step: Step, i: int, j: int) -> Result:
+        entry = step.exact[i][j]
+        return Result(
+            entry,
+            step.decimal_str(i, j, self.digits),
+            rational_value(entry),
+            step.is_exact_decimal(i, j, self.digits),
+            self.symbolic,
+        )
+
+    def general(self, step: Step) -> Line:
+        spec = step.spec
+        lhs = Name(step.id)
+        if spec.kind in (Kind.PRODUCT, Kind.SUM_OF_PRODUCTS, Kind.WEIGHTED_SUM):
+            terms = tuple(
+                Product(
+                    (
+                        Name(left, transposed=spec.transpose_left),
+                        Name(right, transposed=spec.transpose_right),
+                    )
+                )
+                for left, right in zip(spec.operands[::2], spec.operands[1::2])
+            )
+            return Line(lhs, (("=", terms[0] if len(terms) == 1 else Sum(terms)),), aligned=False)
+        if spec.kind == Kind.JACOBIAN:
+            a_i, g_i = Name(spec.operands[0], "i"), Name(spec.operands[1], "i")
+            diag = Concat((Sym("diag"), Lit("("), a_i, Lit(")")))
+            jac = Sum((diag, Minus(Product((a_i, _transposed(a_i, True))))))
+            return Line(Name(step.id, "i"), (("=", Product((Paren(jac), g_i))),), aligned=False)
+        if spec.kind == Kind.SCALE:
+            c = Sym("sqrt_dk") if spec.divisor_label == "sqrt(d_k)" else Sym("c")
+            return Line(lhs, (("=", Frac(Name(spec.operands[0]), c)),), aligned=False)
+        if spec.kind == Kind.MASK:
+            src = spec.operands[0]
+            cases = Cases(
+                (
+                    (Name(src, "i", "j"), Label(self.words("derive.allowed"))),
+                    (Sym("neg_inf"), Label(self.words("derive.masked"))),
+                )
+            )
+            return Line(Name(step.id, "i", "j"), (("=", cases),), aligned=False)
+        if spec.kind == Kind.SOFTMAX:
+            src = spec.operands[0]
+            quotient = Frac(
+                Exp(Name(src, "i", "j")), Product((Sym("sum_k"), Exp(Name(src, "i", "k"))))
+            )
+            return Line(Name(step.id, "i", "j"), (("=", quotient),), aligned=False)
+        if spec.kind == Kind.CONCAT:
+            parts = Join(tuple(Name(o) for o in spec.operands), "comma")
+            return Line(lhs, (("=", Brackets(parts)),), aligned=False)
+        return Line(lhs, aligned=False)
+
+    def heading_row(self, step: Step, i: int) -> None:
+        label = ""
+        if step.row_labels:
+            label = self.words("derive.row_label", token=step.row_labels[i])
+        self.say(self.words("derive.row", i=i + 1, label=label))
+
+    def matrix(self, step: Step) -> None:
+        closed = not self.symbolic and any(
+            isinstance(e, (ExpRatio, Combination)) and rational_value(e) is None
+            for r in step.exact
+            for e in r
+        )
+        shown = table(step, self.digits, split_id(step.id)[1] in LABELLED, self.symbolic)
+        self.show([Line(Name(step.id), (("≈" if closed else "=", shown),), breaks=False)])
+
+    def all_rows(self, step: Step) -> None:
+        self.say(self.words("derive.rows_as_matrix"))
+        self.matrix(step)
+
+    def expanded(self, step: Step) -> list[int]:
+        head = split_id(step.id)[0]
+        if head is not None and self.heads_shown is not None and head not in self.heads_shown:
+            return []
+        return [i for i in self.rows if i < step.shape[0]]
+
+    def entry_columns(self, step: Step) -> range:
+        return range(min(step.shape[1], ENTRY_LIMIT))
+
+    def more(self, step: Step) -> None:
+        if step.shape[1] > ENTRY_LIMIT:
+            self.say(self.words("derive.more_entries", count=step.shape[1] - ENTRY_LIMIT))
+
+    def general_block(self, step: Step) -> None:
+        self.say(self.words("derive.general"))
+        self.show([self.general(step)])
+
+    # -- the whole derivation -------------------------------------------------------------
+    def run(self) -> list[Block]:
+        d, w, p = self.d, self.words, self.d.problem
+        self.blocks.append(Heading(None, w("given")))
+        dims: list[Math] = [Relation(Sym("n"), "=", Lit(str(p.n)))]
+        if p.memory is not None or p.d_model is None:
+            dims.append(Relation(Sym("m"), "=", Lit(str(p.m))))
+        if p.d_model is not None:
+            dims.append(Relation(Sym("d_model"), "=", Lit(str(p.d_model))))
+        dims += [
+            Relation(Sym("d_k"), "=", Lit(str(p.d_k))),
+            Relation(Sym("d_v"), "=", Lit(str(p.d_v))),
+        ]
+        self.say(Join(tuple(dims), "dims"))
+        self.show(
+            [
+                Line(Name(name), (("=", plain_table(getattr(p, name))),), breaks=False)
+                for name in ("W_Q", "W_K", "W_V", "memory")
+                if getattr(p, name) is not None
+            ]
+        )
+        if p.scale_label == "none":
+            self.say(w("derive.no_scale"))
+        else:
+            c: Math = Value(p.scale)
+            if p.scale_label == "sqrt(d_k)":
+                c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
+            self.say(w("derive.scale") + " ", c, w("period"))
+        for number, step in enumerate(d.steps, start=1):
+            self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
+            self.step(step)
+        self.blocks.append(Heading(None, w("result")))
+        self.matrix(d.step("output"))
+        check = d.crosscheck
+        if check is None:
+            self.say(w("derive.symbolic_check"))
+        else:
+            verdict = w("derive.passed") if check.passed else w("derive.failed")
+            self.say(w("derive.crosscheck", verdict=verdict, error=f"{check.max_rel_error:.1e}"))
+        return self.blocks
+
+    def step(self, step: Step) -> None:
+        method = self.kinds.get(step.kind)
+        if method is None:  # pragma: no cover - every kind has a method
+            raise TypeError(f"no way to write a step of kind {step.kind}")
+        method(self, step)
+
+
+def title_of(step: Step, words: Words) -> str:
+    """The step's title in ``words``' language."""
+    if step.id == "X" and step.kind == Kind.GIVEN:
+        return words.title("X", "X_given")
+    if step.id == "output" and step.kind == Kind.PRODUCT and step.operands[:1] == ("concat",):
+        return words.title("output", "projection")
+    return words.title(step.id)
+
+
+def heatmap(step: Step, digits: int, caption: str) -> Heatmap:
+    rows, cols = elided(step.shape[0]), elided(step.shape[1])
+    values, labels = [], []
+    for i in rows:
+        if i < 0:
+            continue
+        values.append(tuple(0.0 if j < 0 else float(step.float_value(i, j) or 0.0) for j in cols))
+        labels.append(
+            tuple("⋯" if j < 0 else (step.decimal_str(i, j, min(digits, 2)) or "") for j in cols)
+        )
+    row_names = tuple(
+        (step.row_labels[i] if step.row_labels else str(i + 1)) for i in rows if i >= 0
+    )
+    col_names = tuple(
+        "⋯" if j < 0 else (step.col_labels[j] if step.col_labels else str(j + 1)) for j in cols
+    )
+    return Heatmap(caption, row_names, col_names, tuple(values), tuple(labels))

@@ -1,0 +1,3 @@
+"""The version of symattn, in one place."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,134 @@
+"""English: every title, sentence, diagnosis and sheet word symattn shows."""
+
+from __future__ import annotations
+
+WORDS: dict[str, str] = {
+    # -- step titles (every format) ------------------------------------------------------
+    "step_heading": "Step {n}: {title}",
+    "head": "Head {head} · {title}",
+    "title.tokens": "Tokens and ids",
+    "title.X": "Embedding lookup",
+    "title.X_given": "Token embeddings",
+    "title.Q": "Queries",
+    "title.K": "Keys",
+    "title.V": "Values",
+    "title.scores": "Attention scores",
+    "title.scaled_scores": "Scaled scores",
+    "title.masked_scores": "Masking",
+    "title.weights": "Softmax: attention weights",
+    "title.output": "Weighted sum: the output",
+    "title.concat": "Concatenate the heads",
+    "title.projection": "Output projection",
+    "title.dO": "Backward: the upstream gradient",
+    "title.dV": "Gradient of the values",
+    "title.dweights": "Gradient of the weights",
+    "title.dscaled_scores": "Through the softmax (its Jacobian)",
+    "title.dscores": "Gradient of the scores",
+    "title.dQ": "Gradient of the queries",
+    "title.dK": "Gradient of the keys",
+    "title.dW_Q": "Gradient of W_Q",
+    "title.dW_K": "Gradient of W_K",
+    "title.dW_V": "Gradient of W_V",
+    "title.dX": "Gradient of the embeddings",
+    "title.dW_O": "Gradient of W_O",
+    "title.dconcat": "Gradient of the concatenated heads",
+    # -- the derivation ------------------------------------------------------------------
+    "title": "Attention, step by step",
+    "given": "Given",
+    "result": "Result",
+    "derive.general": "In general:",
+    "derive.row": "Row {i}{label}, written out:",
+    "derive.row_label": " ({token})",
+    "derive.rows_as_matrix": "All rows:",
+    "derive.split": "The text is cut into tokens, and each token has an id in the vocabulary:",
+    "derive.lookup": "Each id selects one row of the embedding table:",
+    "derive.given_matrix": "Given:",
+    "derive.scale": "The scores are divided by",
+    "period": ".",
+    "derive.no_scale": "The scores are not scaled.",
+    "derive.mask": "Masked entries (query i may not see key j) become −∞, so their weight is 0.",
+    "derive.exps": "The exponential of each score, and their sum:",
+    "derive.quotients": "Each weight is one exponential divided by the sum:",
+    "derive.weighted": "The output row is the weighted sum of the value vectors:",
+    "derive.entries": "Entry by entry:",
+    "derive.more_entries": "({count} more entries of this row are in the matrix below.)",
+    "derive.heatmap": "Attention weights (darker = more attention):",
+    "derive.crosscheck": "Cross-check against NumPy float64: {verdict} "
+    "(largest relative error {error}).",
+    "derive.passed": "passed",
+    "derive.failed": "FAILED",
+    "derive.symbolic_check": "Symbolic problem: there are no numbers to cross-check.",
+    "derive.allowed": "allowed",
+    "derive.masked": "masked",
+    "derive.jacobian": "The Jacobian of the softmax of this row:",
+    "derive.symbolic_matrix": "Its entries are written out above (symbolic; --format json "
+    "has them all).",
+    # -- checking a hand calculation -----------------------------------------------------
+    "feedback.title": "Checking {source}",
+    "feedback.verdict_correct": "Verdict: correct. Every answered entry is right.",
+    "feedback.verdict_incorrect": "Verdict: incorrect. The first wrong step is {step}.",
+    "feedback.correct": "correct",
+    "feedback.incorrect": "incorrect",
+    "feedback.partial": "partial (entries missing)",
+    "feedback.missing": "not answered",
+    "feedback.first": "← first error",
+    "feedback.carried": "error carried forward: right when computed from your own earlier answers",
+    "feedback.diagnosis": "Diagnosis:",
+    "feedback.derivation": "The first wrong entry, derived:",
+    "feedback.entry": "entry",
+    "feedback.given": "given",
+    "feedback.expected": "expected",
+    "feedback.note": "Note:",
+    "feedback.sheet": "Feedback on your attention calculation",
+    "note.rounded": "computed from your rounded {steps}",
+    "note.carried": "the method is right; the error comes from {steps}",
+    # -- diagnoses -----------------------------------------------------------------------
+    "diagnosis.at": "In {step}: ",
+    "diagnosis.root_dk": "√d_k = √{d_k}",
+    "diagnosis.root_c": "c = {c}",
+    "diagnosis.no_scaling": "you did not divide the scores by {root}; write s′ᵢⱼ = sᵢⱼ / √d_k "
+    "before the softmax.",
+    "diagnosis.scaled_by_d_model": "you divided by √d_model = √{d_model} instead of {root}; "
+    "the scale uses d_k, the width of the keys.",
+    "diagnosis.scaled_by_dk": "you divided by d_k = {d_k} instead of its square root, {root}.",
+    "diagnosis.no_softmax": "the weights are the scores themselves: apply the softmax "
+    "aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ) to each row.",
+    "diagnosis.softmax_wrong_axis": "you normalised each column; the softmax runs along each "
+    "row (over the keys j of one query i), so every row of the weights sums to 1.",
+    "diagnosis.exp_missing_in_softmax": "you divided each score by its row sum without "
+    "exponentials: use exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ).",
+    "diagnosis.scores_transposed": "your score matrix is transposed: sᵢⱼ = qᵢ · kⱼ, with the "
+    "query as the row and the key as the column.",
+    "diagnosis.weights_transposed": "your weight matrix is transposed: row i holds the weights "
+    "of query i over all keys.",
+    "diagnosis.weighted_sum_of_keys": "you summed the key vectors: the output is "
+    "bᵢ = Σⱼ aᵢⱼ vⱼ, with the values V, not the keys K.",
+    "diagnosis.mask_after_softmax": "you applied the mask after the softmax, so the rows no "
+    "longer sum to 1: set the masked scores to −∞ before the softmax.",
+    "diagnosis.premature_rounding": "you rounded the {what} to {places} decimal place{plural} "
+    "before using them, and the error grew in the next step; keep at least 4 places in "
+    "intermediate results.",
+    "diagnosis.rounded.scores": "scores",
+    "diagnosis.rounded.weights": "weights",
+    "diagnosis.slip_entry": "{name}: you wrote {given}, it is {want}",
+    "diagnosis.slip_join": "; ",
+    "diagnosis.arithmetic_slip_one": ". The other entries are right, so recheck the "
+    "arithmetic of this entry.",
+    "diagnosis.arithmetic_slip_many": ". The other entries are right, so recheck the "
+    "arithmetic of these entries.",
+    # -- exercise sheets -----------------------------------------------------------------
+    "sheet.name": "Name:",
+    "sheet.intro": "Compute every step by hand and write your answers in the boxes. Give exact "
+    "values where you can (integers, fractions); otherwise round to 4 decimal places.",
+    "sheet.tokens": "Tokens:",
+    "sheet.scale": "Divide the scores by",
+    "sheet.no_scale": "Do not scale the scores in this exercise: with d_k = {d_k}, √d_k is not "
+    "a whole number, and the scaled scores would not be nice.",
+    "sheet.causal": "Causal mask: query i may attend only to keys 1 … i; masked scores are −∞ "
+    "and their weights are 0.",
+    "sheet.summary": "Answer keys",
+    "exercise.title": "Attention exercise {label}",
+    "exercise.for": "{title} — {student}",
+    "exercise.key": "{title} — answer key",
+    "exercise.tokens": "the cat sat on a warm mat today",
+}

@@ -1,0 +1,129 @@
+"""The layers are real: read from the code itself (an AST scan of symattn/).
+
+* no module imports one of symattn's own modules inside a function (lazy imports are
+  for SymPy and NumPy only, for start-up speed);
+* the modules' imports form no cycle (every import counted, at any depth);
+* no module is over 400 lines;
+* the import-linter contract in pyproject.toml (run by .ci/run) names every package.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "symattn"
+MAX_LINES = 400
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> list[str]:
+    """The own modules an ``from … import …`` names (a submodule where it is one)."""
+    package = module if MODULES[module].name == "__init__.py" else module.rsplit(".", 1)[0]
+    if node.level:
+        base = package.split(".")
+        base = base[: len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    if not target.startswith("symattn"):
+        return []
+    found = []
+    for alias in node.names:
+        sub = f"{target}.{alias.name}"
+        found.append(sub if sub in MODULES else target)
+    return [f for f in found if f in MODULES]
+
+
+def _imports(module: str) -> list[tuple[str, bool]]:
+    """(imported own module, inside a function?) for every import of ``module``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    out: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.ImportFrom):
+                out.extend((target, inner) for target in _resolve(module, child))
+            elif isinstance(child, ast.Import):
+                out.extend((a.name, inner) for a in child.names if a.name in MODULES)
+            visit(child, inner)
+
+    visit(tree, False)
+    return out
+
+
+GRAPH = {m: sorted({t for t, _ in _imports(m) if t != m}) for m in MODULES}
+
+
+def test_no_function_level_import_of_an_own_module() -> None:
+    found = [(m, t) for m in MODULES for t, inside in _imports(m) if inside]
+    assert not found, found
+
+
+def test_no_import_cycle() -> None:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def strongconnect(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in GRAPH[v]:
+            if w not in index:
+                strongconnect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in GRAPH:
+        if v not in index:
+            strongconnect(v)
+    assert not cycles, cycles
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_over_400_lines(module: str) -> None:
+    lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{module}: {lines} lines"
+
+
+def test_the_layers_contract_names_every_package() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
+    named = {name.strip() for layer in layers for name in layer.split("|")}
+    top = {m.split(".")[1] for m in MODULES if m.count(".") >= 1}
+    missing = {f"symattn.{t}" for t in top} - named - {"symattn.__main__"}
+    assert not missing, f"not in the layers contract: {sorted(missing)}"
