@@ -1,4 +1,4 @@
-"""Steps and derivations: the structure of the computation, as data.
+"""Steps: the structure of the computation, as data.
 
 The *plan* of a problem (:func:`symattn.plan.forward_plan`) is a tuple of
 :class:`StepSpec`: each step's id, its :class:`Kind`, what it is computed from
