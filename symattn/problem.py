@@ -84,6 +84,7 @@ class Problem:
     W_O: Matrix | None = None
     dO: Matrix | None = None
     target: Matrix | None = None
+    places: int | None = None  # decimal places an answer must have (exercises write it)
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:

@@ -90,6 +90,7 @@ class StepSpec:
     mask_after: bool = False  # softmax over every key, then zero the masked weights
     transposed: bool = False  # the result is transposed
     round_operand: int | None = None  # operands[0] rounded to this many places first
+    diagonal_only: bool = False  # JACOBIAN: a_ij (1 − a_ij) g_ij only
     shown: bool = True  # False for a helper step a mistake model inserts
 
     @property

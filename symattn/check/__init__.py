@@ -5,9 +5,9 @@ whole class (:mod:`.grade`)."""
 from __future__ import annotations
 
 from .answers import Answers, answer_steps, load_answers
-from .marking import check
 from .mistakes import MISTAKES, Mistake
 from .results import CheckResult, Diagnosis, EntryResult, StepResult
+from .run import check, key_for
 
 __all__ = [
     "MISTAKES",
@@ -19,5 +19,6 @@ __all__ = [
     "StepResult",
     "answer_steps",
     "check",
+    "key_for",
     "load_answers",
 ]

@@ -1,26 +1,50 @@
-"""Reading a student's answers: which steps, which entries, written how precisely.
+"""Reading a student's answers: which steps, which entries, written how.
 
-An answers file holds any subset of the steps (Q, K, V, scores, scaled_scores,
-masked_scores, weights, output, …) as matrices of numbers, decimal strings or
-fractions; ``null`` or ``""`` means "not answered".
+An answers file is TOML, JSON or CSV (``step,row,col,value``, 1-based, one header line).
+A key is a step id (``weights``), one row of it (``output[1]``) or one entry
+(``weights[1,2]``).  A step's value is a matrix (a list of rows) or one string holding a
+whole matrix (LaTeX, ``[[…]]`` or ``a b; c d``); an entry is a number or a string read by
+the grammar of answers (decimals, fractions, roots, ``e^x``, LaTeX, ``%``, a decimal
+comma …); ``null`` or ``""`` means "not answered".  An entry that cannot be read is kept
+with the reason, and the rest is still marked.
+
+>>> from symattn import derive
+>>> key = derive({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
+>>> a = load_answers({"weights[1,2]": "0.33", "output": "[[1.67]]"}, answer_steps(key), key)
+>>> [[g.text if g else None for g in row] for row in a.steps["weights"]]
+[[None, '0.33']]
 """
 
 from __future__ import annotations
 
+import csv
+import difflib
+import io
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from ..derivation import Derivation
-from ..errors import SymattnError, where
-from ..load import ValueSyntaxError, parse_value, read_file
+from ..errors import SymattnError
+from ..load import read_file
+from ..load.files import read_text
+from ..load.grammar import ValueSyntaxError
+from ..load.matrix_text import looks_like_matrix, split_matrix
+from ..load.readings import Reading, read_answer
 
-__all__ = ["Answers", "Given", "answer_steps", "load_answers"]
+__all__ = ["Answers", "Given", "answer_steps", "load_answers", "step_ids_of"]
 
-NEG_INF = Decimal("-Infinity")
+_KEY = re.compile(
+    r"^\s*(?P<step>[A-Za-z_][A-Za-z0-9_.]*)\s*(?:\[\s*(?P<i>\d+)\s*(?:,\s*(?P<j>\d+)\s*)?\])?\s*$"
+)
+#: Largest tolerance an answers file may set.
+MAX_TOLERANCE = Decimal(10) ** 6
+
+Grid = tuple[tuple["Given | None", ...], ...]
 
 
 def answer_steps(key: Derivation) -> list[str]:
@@ -30,11 +54,28 @@ def answer_steps(key: Derivation) -> list[str]:
 
 @dataclass(frozen=True)
 class Given:
-    """One answered entry: its value, as written, and how precisely it was written."""
+    """One answered entry: what was written, and what it was read as (None: unreadable)."""
 
     text: str
-    value: Decimal  # -Infinity for a masked score
-    places: int | None  # decimal places written; None for an exact answer
+    reading: Reading | None
+    error: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.reading is not None
+
+    @property
+    def value(self) -> Decimal:
+        assert self.reading is not None
+        return self.reading.value
+
+    @property
+    def places(self) -> int | None:
+        return None if self.reading is None else self.reading.places
+
+    @property
+    def exact(self) -> bool:
+        return self.reading is not None and self.reading.exact
 
 
 @dataclass(frozen=True)
@@ -42,95 +83,167 @@ class Answers:
     """A student's answers: step id → rows of entries (None = not answered)."""
 
     source: str
-    steps: dict[str, list[list[Given | None]]]
+    steps: Mapping[str, Grid]
     tolerance: Decimal | None = None
+    #: Steps whose answer could not be read as a matrix of their shape, and why.
+    unreadable: Mapping[str, str] = field(default_factory=dict)
 
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+)")
-_MINUS_INFINITY = {"-inf", "-infinity", "-∞", "-oo", "−∞"}
+def _text(raw: object) -> str:
+    return str(raw) if not isinstance(raw, str) else raw
 
 
-def _given(raw: object, at: str) -> Given | None:
+def read_entry(raw: object) -> Given | None:
+    """One entry as written; an unreadable one keeps its reason."""
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
     if isinstance(raw, bool):
-        raise SymattnError(f"{at}: expected a number, found {str(raw).lower()}")
-    if isinstance(raw, int):
-        return Given(str(raw), Decimal(raw), None)
+        return Given(str(raw).lower(), None, f"expected a number, found {str(raw).lower()}")
+    if isinstance(raw, (list, dict)):
+        kind = "list" if isinstance(raw, list) else "table"
+        return Given(_text(raw)[:40], None, f"expected a number, found a {kind}")
     if isinstance(raw, float):
         raw = Decimal(repr(raw))
-    if isinstance(raw, Decimal):
-        if raw.is_infinite() and raw < 0:
-            return Given("-inf", NEG_INF, None)
-        if not raw.is_finite():
-            raise SymattnError(f"{at}: {raw} is not a number")
-        exponent = raw.as_tuple().exponent
-        places = -exponent if isinstance(exponent, int) and exponent < 0 else None
-        text = str(raw)
-        if "." in text or "E" in text or "e" in text:
-            places = max(places or 0, 0) if "." in text else places
-        return Given(text, raw, places)
-    if isinstance(raw, str):
-        text = raw.strip()
-        if text.lower() in _MINUS_INFINITY:
-            return Given(text, NEG_INF, None)
-        if _DECIMAL.fullmatch(text):
-            places = len(text.split(".")[1])
-            return Given(text, Decimal(text), places)
+    if not isinstance(raw, (int, Decimal, str)):
+        return Given(_text(raw)[:40], None, f"expected a number, found {type(raw).__name__}")
+    text = raw.strip() if isinstance(raw, str) else str(raw)
+    shown = text if len(text) <= 60 else text[:57] + "…"
+    if isinstance(raw, int) and abs(raw) > 10**100:
+        return Given(shown, None, "the number is out of range")
+    try:
+        return Given(text, read_answer(text))
+    except ValueSyntaxError as exc:
+        return Given(shown, None, str(exc))
+
+
+def _grid(raw: object, rows: int, cols: int) -> Grid | str:
+    """A whole step: its entries, or why they do not make a {rows} × {cols} matrix."""
+    if isinstance(raw, str) and (looks_like_matrix(raw) or rows * cols > 1):
         try:
-            mono = parse_value(text)
-        except ValueSyntaxError as exc:
-            raise SymattnError(f"{at}: {text!r} is not a number ({exc})") from None
-        if not mono.is_number:
-            raise SymattnError(f"{at}: {text!r} is not a number")
-        return Given(text, mono.coef.to_decimal(60), None)
-    raise SymattnError(f"{at}: expected a number, found {type(raw).__name__}")
+            raw = split_matrix(raw)
+        except ValueError as exc:
+            return str(exc)
+    if rows == cols == 1 and not isinstance(raw, list):
+        raw = [[raw]]
+    if rows == 1 and isinstance(raw, list) and raw and not isinstance(raw[0], list):
+        raw = [raw]
+    if not isinstance(raw, list) or len(raw) != rows:
+        found = len(raw) if isinstance(raw, list) else f"a {type(raw).__name__}"
+        return f"expected {rows} rows ({rows} × {cols}), found {found}"
+    out = []
+    for i, row in enumerate(raw):
+        if not isinstance(row, list) or len(row) != cols:
+            found = len(row) if isinstance(row, list) else f"a {type(row).__name__}"
+            return f"row {i + 1}: expected {cols} entries, found {found}"
+        out.append(tuple(read_entry(v) for v in row))
+    return tuple(out)
+
+
+def _row(raw: object, cols: int) -> tuple[Given | None, ...] | str:
+    if isinstance(raw, str):
+        try:
+            split = split_matrix(raw if raw.strip().startswith("[") else f"[{raw}]")
+        except ValueError as exc:
+            return str(exc)
+        raw = split[0] if len(split) == 1 else split
+    if cols == 1 and not isinstance(raw, list):
+        raw = [raw]
+    if not isinstance(raw, list) or len(raw) != cols or any(isinstance(v, list) for v in raw):
+        return f"expected one row of {cols} entries"
+    return tuple(read_entry(v) for v in raw)
+
+
+def _suggest(step: str, allowed: Sequence[str]) -> str:
+    close = difflib.get_close_matches(step, list(allowed), n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _csv(text: str, name: str) -> dict[str, Any]:
+    """``step,row,col,value`` rows as entry keys (``weights[1,2]``)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    header = [h.strip().lower() for h in rows[0]] if rows else []
+    if header[:4] != ["step", "row", "col", "value"]:
+        raise SymattnError(f"{name}: expected a CSV header step,row,col,value")
+    out: dict[str, Any] = {}
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) < 4 or not row[1].strip().isdigit() or not row[2].strip().isdigit():
+            raise SymattnError(f"{name}: line {number}: expected step,row,col,value")
+        out[f"{row[0].strip()}[{int(row[1])},{int(row[2])}]"] = ",".join(row[3:])
+    return out
+
+
+def _data(answers: str | os.PathLike[str] | Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    if isinstance(answers, Mapping):
+        return answers
+    if Path(answers).suffix.lower() == ".csv":
+        return _csv(read_text(answers), name)
+    return read_file(answers)
+
+
+def step_ids_of(answers: str | os.PathLike[str] | Mapping[str, Any]) -> set[str]:
+    """The step ids an answers file names (before they are checked against a key)."""
+    name = str(answers) if not isinstance(answers, Mapping) else "<answers>"
+    found = set()
+    for raw_key in _data(answers, name):
+        match = _KEY.match(str(raw_key))
+        if match is not None:
+            found.add(match.group("step"))
+    return found
+
+
+def _tolerance(raw: object, name: str) -> Decimal:
+    try:
+        value = Decimal(str(raw)) if not isinstance(raw, bool) else Decimal("NaN")
+    except ArithmeticError:
+        value = Decimal("NaN")
+    if not value.is_finite() or value < 0 or value > MAX_TOLERANCE:
+        raise SymattnError(f"{name}: tolerance: expected a number from 0 to {MAX_TOLERANCE}")
+    return value
 
 
 def load_answers(
     answers: str | os.PathLike[str] | Mapping[str, Any],
+    allowed: Sequence[str],
     key: Derivation,
     source: str | None = None,
 ) -> Answers:
-    """Read and validate an answers file (TOML or JSON) or dict against the key."""
-    if isinstance(answers, Mapping):
-        data: Mapping[str, Any] = answers
-        name = source or "<answers>"
-    else:
-        name = source or str(answers)
-        data = read_file(answers)
-    allowed = answer_steps(key)
+    """Read an answers file (TOML, JSON, CSV) or dict; ``allowed`` are the step ids."""
+    name = source or (str(answers) if not isinstance(answers, Mapping) else "<answers>")
+    data = _data(answers, name)
     tolerance = None
-    steps: dict[str, list[list[Given | None]]] = {}
-    for step_id, raw in data.items():
-        if step_id == "tolerance":
-            try:
-                tolerance = Decimal(str(raw)) if not isinstance(raw, bool) else None
-            except ArithmeticError:
-                tolerance = None
-            if tolerance is None or not tolerance.is_finite() or tolerance < 0:
-                raise SymattnError(f"{name}: tolerance: expected a non-negative number")
+    grids: dict[str, list[list[Given | None]]] = {}
+    unreadable: dict[str, str] = {}
+    for raw_key, raw in data.items():
+        if raw_key == "tolerance":
+            tolerance = _tolerance(raw, name)
             continue
-        if step_id not in allowed:
+        match = _KEY.match(str(raw_key))
+        step = match.group("step") if match else str(raw_key)
+        if match is None or step not in allowed:
             raise SymattnError(
-                f"{name}: unknown step {step_id!r}; this problem's steps are {', '.join(allowed)}"
+                f"{name}: unknown step {raw_key!r}{_suggest(step, allowed)}; this problem's "
+                f"steps are {', '.join(allowed)}"
             )
-        rows, cols = key.step(step_id).shape
-        if not isinstance(raw, list) or len(raw) != rows:
-            found = len(raw) if isinstance(raw, list) else type(raw).__name__
-            raise SymattnError(
-                f"{name}: {step_id}: expected {rows} rows ({rows} × {cols}), found {found}"
-            )
-        matrix = []
-        for i, row in enumerate(raw):
-            if not isinstance(row, list) or len(row) != cols:
-                found = len(row) if isinstance(row, list) else type(row).__name__
-                raise SymattnError(
-                    f"{where(name, step_id, i)}: expected {cols} entries, found {found}"
-                )
-            matrix.append([_given(v, where(name, step_id, i, j)) for j, v in enumerate(row)])
-        steps[step_id] = matrix
-    return Answers(name, steps, tolerance)
-
-
-# -- comparing --------------------------------------------------------------------------
+        rows, cols = key.step(step).shape
+        grid = grids.setdefault(step, [[None] * cols for _ in range(rows)])
+        i, j = match.group("i"), match.group("j")
+        if i is None:
+            whole = _grid(raw, rows, cols)
+            if isinstance(whole, str):
+                unreadable[step] = whole
+                continue
+            grid[:] = [list(r) for r in whole]
+        elif not 1 <= int(i) <= rows or (j is not None and not 1 <= int(j) <= cols):
+            unreadable[step] = f"{raw_key}: {step} has shape {rows} × {cols}"
+        elif j is None:
+            row = _row(raw, cols)
+            if isinstance(row, str):
+                unreadable[step] = f"{raw_key}: {row}"
+            else:
+                grid[int(i) - 1] = list(row)
+        else:
+            grid[int(i) - 1][int(j) - 1] = read_entry(raw)
+    steps = {s: tuple(tuple(r) for r in g) for s, g in grids.items() if s not in unreadable}
+    return Answers(name, steps, tolerance, unreadable)

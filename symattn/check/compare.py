@@ -15,17 +15,19 @@ from .answers import Answers, Given, answer_steps
 __all__ = [
     "EXACT_TOLERANCE",
     "Overrides",
+    "close",
     "evaluation",
     "key_values",
-    "matches",
     "overrides_before",
-    "step_matches",
+    "rounding_radius",
+    "tolerance_of",
 ]
 
 #: Tolerance of answers given exactly (integers, fractions, sqrt): equality, up to noise.
 EXACT_TOLERANCE = Decimal("1e-30")
 #: Digits of the evaluations a hand calculation is compared with.
 PRECISION = 24
+ZERO = Decimal(0)
 
 Overrides = dict[str, DecimalMatrix]
 Frozen = tuple[tuple[str, tuple[tuple[Decimal, ...], ...]], ...]
@@ -46,48 +48,61 @@ def _evaluation(problem: Problem, plan: Plan, overrides: Frozen) -> dict[str, De
         return None
 
 
-def tolerance_of(given: Given, answers: Answers) -> Decimal:
-    if answers.tolerance is not None:
-        return answers.tolerance
-    if given.places is None:
-        return EXACT_TOLERANCE
-    return Decimal(1).scaleb(-given.places)
+def tolerance_of(given: Given, tolerance: Decimal | None) -> Decimal:
+    """One unit of the last place written (exact answers: equality), or ``tolerance``."""
+    if tolerance is not None:
+        return tolerance
+    assert given.reading is not None
+    return given.reading.radius or EXACT_TOLERANCE
 
 
-def matches(given: Given, expected: Decimal, answers: Answers, slack: Decimal = Decimal(0)) -> bool:
+def close(
+    given: Given, expected: Decimal, tolerance: Decimal | None, slack: Decimal = ZERO
+) -> bool:
     if given.value.is_infinite() or expected.is_infinite():
         return given.value == expected
-    return abs(given.value - expected) <= tolerance_of(given, answers) + slack
-
-
-def step_matches(
-    answers: Answers, step_id: str, values: DecimalMatrix, slack: DecimalMatrix | None = None
-) -> bool:
-    """Every answered entry of the step matches ``values`` (within ``slack`` more)."""
-    return all(
-        g is None or matches(g, values[i][j], answers, slack[i][j] if slack else Decimal(0))
-        for i, row in enumerate(answers.steps[step_id])
-        for j, g in enumerate(row)
-    )
+    return abs(given.value - expected) <= tolerance_of(given, tolerance) + slack
 
 
 def key_values(key: Derivation, step_id: str) -> DecimalMatrix:
-    return [[v if v is not None else Decimal(0) for v in row] for row in key.step(step_id).values]
+    return [[v if v is not None else ZERO for v in row] for row in key.step(step_id).values]
 
 
-def overrides_before(answers: Answers, key: Derivation, before: str) -> Overrides:
-    """The student's answers of the steps before ``before``, gaps filled from the key."""
-    out: Overrides = {}
+def rounding_radius(given: Given, key_value: Decimal) -> Decimal:
+    """How far the student's own unrounded value may be from what they wrote: half a unit
+    of the last place — unless nothing was rounded (an exact answer, or the key itself)."""
+    if given.reading is None or given.exact or not given.value.is_finite():
+        return ZERO
+    if key_value.is_finite() and abs(given.value - key_value) <= EXACT_TOLERANCE:
+        return ZERO
+    return given.reading.radius / 2
+
+
+def overrides_before(
+    answers: Answers, key: Derivation, before: str, only: set[str] | None = None
+) -> tuple[Overrides, Overrides]:
+    """The student's answers of the steps before ``before`` (those in ``only``), gaps
+    filled from the key, and the rounding radius of each entry."""
+    values: Overrides = {}
+    radii: Overrides = {}
     order = answer_steps(key)
     for step_id in order[: order.index(before)]:
-        if step_id in answers.steps and step_id != "X":
-            filled = key_values(key, step_id)
-            for i, row in enumerate(answers.steps[step_id]):
-                for j, g in enumerate(row):
-                    if g is not None:
-                        filled[i][j] = g.value
-            out[step_id] = filled
-    return out
+        if (
+            step_id not in answers.steps
+            or step_id == "X"
+            or (only is not None and step_id not in only)
+        ):
+            continue
+        filled = key_values(key, step_id)
+        radius = [[ZERO] * len(row) for row in filled]
+        for i, row in enumerate(answers.steps[step_id]):
+            for j, g in enumerate(row):
+                if g is not None and g.valid:
+                    radius[i][j] = rounding_radius(g, filled[i][j])
+                    filled[i][j] = g.value
+        values[step_id] = filled
+        radii[step_id] = radius
+    return values, radii
 
 
 def evaluation(

@@ -1,8 +1,11 @@
 """Feedback on a checked hand calculation: a terminal table and a LaTeX sheet.
 
-Both show, per step, every answered entry with ✓ or ✗, the first wrong step marked,
-the diagnosis in the chosen language, and the derivation of the first wrong entry
-(written by the derivation's own walk, so it reads as in ``symattn derive``).
+Both are written entirely in the chosen language: the score, the verdict, each step by
+its title with every answered entry marked (✓, ✗, too few places, unreadable, right
+from the student's own numbers), the diagnosis and the notes, and the derivation of the
+first wrong entry (written by the derivation's own walk, so it reads as in ``symattn
+derive``).  ``show_key=False`` hides the expected values and that derivation, keeping
+the marks, the diagnosis and the hints.
 """
 
 from __future__ import annotations
@@ -16,28 +19,65 @@ from ..render.tex import TexPrinter, text_escape
 from ..render.tex_document import document
 from ..render.text import line_text, width
 from ..render.unicode_math import UnicodeMath
-from ..words import words
-from .marking import entry_name
+from ..render.walker import title_of
+from ..words import Words, words
+from .diagnose import entry_name
 from .results import CheckResult, StepResult
 
-__all__ = ["render_feedback_latex", "render_feedback_text"]
+__all__ = ["mark", "render_feedback_latex", "render_feedback_text", "score_line"]
 
 
 def _first_wrong(step: StepResult) -> tuple[int, int] | None:
     for e in step.entries:
-        if not e.ok:
+        if not e.ok and e.status != "invalid":
             return e.index[0] - 1, e.index[1] - 1
     return None
 
 
-def _derived_line(
-    result: CheckResult, step_id: str, i: int, j: int, digits: int, lang: str
+_SYMBOLS = {"ok": "✓", "wrong": "✗", "too_coarse": "✗", "invalid": "?", "carried": "↪"}
+_LATEX_SYMBOLS = {
+    "ok": "$\\checkmark$",
+    "wrong": "$\\times$",
+    "too_coarse": "$\\times$",
+    "invalid": "?",
+    "carried": "$\\hookrightarrow$",
+}
+
+
+def mark(status: str, language: Words, latex: bool = False) -> str:
+    """An entry's mark: ✓ or ✗, and a word when it says more (too few places …)."""
+    symbol = (_LATEX_SYMBOLS if latex else _SYMBOLS)[status]
+    label = language(f"feedback.label.{status}")
+    if latex:
+        label = text_escape(label)
+    return f"{symbol} {label}".rstrip()
+
+
+def score_line(result: CheckResult, language: Words) -> str:
+    answered = result.answered
+    percent = round(100 * result.right / answered) if answered else 0
+    return language("feedback.score", right=result.right, answered=answered, percent=percent)
+
+
+def _verdict(result: CheckResult, language: Words) -> str:
+    if result.first_error is None:
+        return language("feedback.verdict_correct")
+    step = title_of(result.derivation.step(result.first_error), language)
+    return language("feedback.verdict_incorrect", step=step)
+
+
+def _message(language: Words, english: str | None, chinese: str | None) -> str | None:
+    return chinese if language.lang == "zh" else english
+
+
+def _derived_lines(
+    result: CheckResult, step_id: str, i: int, j: int, digits: int, language: Words
 ) -> list[str]:
     """The key's own line for entry (i, j), as the derivation writes it (after the sum Σᵢ
     that a softmax line names)."""
     wanted = (Name(step_id, i, j), Sub(Sym("Sigma"), str(i + 1)))
     out: list[str] = []
-    for block in step_blocks(result.derivation, step_id, i, words(lang), digits):
+    for block in step_blocks(result.derivation, step_id, i, language, digits):
         if isinstance(block, Display):
             for line in block.lines:
                 if line.lhs in wanted:
@@ -45,91 +85,112 @@ def _derived_line(
     return out
 
 
-def render_feedback_text(result: CheckResult, lang: str = "en", digits: int = 4) -> str:
+def render_feedback_text(
+    result: CheckResult, lang: str = "en", digits: int = 4, show_key: bool = True
+) -> str:
     w = words(lang)
-    out = [w("feedback.title", source=result.source)]
-    if result.first_error is None:
-        out.append(w("feedback.verdict_correct"))
-    else:
-        out.append(w("feedback.verdict_incorrect", step=result.first_error))
+    out = [w("feedback.title", source=result.source), score_line(result, w), _verdict(result, w)]
     for step in result.steps:
         out.append("")
-        mark = "✓" if step.status in ("correct", "partial") else ("✗" if step.entries else "·")
         first = step.id == result.first_error
-        head = f"{'▶' if first else ' '} {step.id}  {mark} {w('feedback.' + step.status)}"
+        good = step.status in ("correct", "partial")
+        symbol = "✓" if good else ("✗" if step.entries or step.error else "·")
+        title = title_of(result.derivation.step(step.id), w)
+        head = f"{'▶' if first else ' '} {title}  {symbol} {w('feedback.' + step.status)}"
         out.append(head + (f"   {w('feedback.first')}" if first else ""))
+        if step.error:
+            out.append(f"    {_message(w, step.error, step.error_zh)}")
         if step.carried_forward:
             out.append(f"    {w('feedback.carried')}")
-        rows = [(w("feedback.entry"), w("feedback.given"), w("feedback.expected"), "")]
+        header = (w("feedback.entry"), w("feedback.given")) + (
+            (w("feedback.expected"),) if show_key else ()
+        )
+        rows = [(*header, "")]
         for e in step.entries:
-            name = entry_name(step.id, e.index[0] - 1, e.index[1] - 1)
-            rows.append((name, e.given, e.expected, "✓" if e.ok else "✗"))
-        widths = [max(width(r[k]) for r in rows) for k in range(3)]
+            cells = (entry_name(step.id, e.index[0] - 1, e.index[1] - 1), e.given)
+            rows.append((*cells, *((e.expected,) if show_key else ()), mark(e.status, w)))
+        columns = len(header)
+        widths = [max(width(r[k]) for r in rows) for k in range(columns)]
         for r in rows:
-            cells = [r[k] + " " * (widths[k] - width(r[k])) for k in range(3)]
-            out.append("    " + "  ".join(cells) + f"  {r[3]}".rstrip())
-        if step.note:
-            out.append(f"    {w('feedback.note')} {step.note}")
+            padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
+            out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
+        for e in step.entries:
+            message = _message(w, e.message, e.message_zh)
+            if message:
+                out.append(f"    {entry_name(step.id, e.index[0] - 1, e.index[1] - 1)}: {message}")
+        note = _message(w, step.note, step.note_zh)
+        if note:
+            out.append(f"    {w('feedback.note')} {note}")
         if step.diagnosis:
             out.append(f"    {w('feedback.diagnosis')}")
             for d in step.diagnosis:
-                message = d.message_zh if lang == "zh" else d.message
-                out.append(f"      • {d.id}: {message}")
+                out.append(
+                    f"      • {w('mistake.' + d.id)} — {_message(w, d.message, d.message_zh)}"
+                )
         wrong = _first_wrong(step)
-        if first and wrong is not None:
+        if first and wrong is not None and show_key:
             out.append(f"    {w('feedback.derivation')}")
-            out.extend(_derived_line(result, step.id, *wrong, digits, lang))
+            out.extend(_derived_lines(result, step.id, *wrong, digits, w))
     return "\n".join(out) + "\n"
 
 
 def render_feedback_latex(
-    result: CheckResult, lang: str = "en", notation: str = "matrix", digits: int = 4
+    result: CheckResult,
+    lang: str = "en",
+    notation: str = "matrix",
+    digits: int = 4,
+    show_key: bool = True,
 ) -> str:
     """A feedback sheet a teacher can hand back: a standalone document."""
     w = words(lang)
     names = Notation.build(notation, result.derivation.problem.renames)
     printer = TexPrinter(names, digits)
-    body: list[str] = []
-    if result.first_error is None:
-        body.append(text_escape(w("feedback.verdict_correct")))
-    else:
-        body.append(text_escape(w("feedback.verdict_incorrect", step=result.first_error)))
+    body = [text_escape(score_line(result, w)), text_escape(_verdict(result, w))]
     for step in result.steps:
         first = step.id == result.first_error
-        mark = "\\checkmark" if step.status in ("correct", "partial") else "\\times"
+        symbol = "\\checkmark" if step.status in ("correct", "partial") else "\\times"
+        title = title_of(result.derivation.step(step.id), w)
         body.append(
-            f"\\subsection*{{{text_escape(step.id)}: ${mark}$ "
+            f"\\subsection*{{{text_escape(title)}: ${symbol}$ "
             f"{text_escape(w('feedback.' + step.status))}"
             + (f" {text_escape(w('feedback.first'))}" if first else "")
             + "}"
         )
+        if step.error:
+            body.append(text_escape(_message(w, step.error, step.error_zh) or ""))
         if step.carried_forward:
             body.append(text_escape(w("feedback.carried")))
         if step.entries:
-            body.append("\\begin{tabular}{cccc}")
-            body.append(
-                f"{text_escape(w('feedback.entry'))} & {text_escape(w('feedback.given'))} & "
-                f"{text_escape(w('feedback.expected'))} & \\\\ \\hline"
+            head = [w("feedback.entry"), w("feedback.given")] + (
+                [w("feedback.expected")] if show_key else []
             )
+            spec = "c" * (len(head) + 1)
+            body.append(f"\\begin{{tabular}}{{{spec}}}")
+            body.append(" & ".join(text_escape(h) for h in head) + " & \\\\ \\hline")
             for e in step.entries:
                 i, j = e.index[0] - 1, e.index[1] - 1
-                ok = "$\\checkmark$" if e.ok else "$\\times$"
-                body.append(
-                    f"${names.entry(step.id, i, j)}$ & {text_escape(e.given)} & "
-                    f"{text_escape(e.expected)} & {ok} \\\\"
-                )
+                cells = [f"${names.entry(step.id, i, j)}$", text_escape(e.given)]
+                cells += [text_escape(e.expected)] if show_key else []
+                cells.append(mark(e.status, w, latex=True))
+                body.append(" & ".join(cells) + " \\\\")
             body.append("\\end{tabular}")
-        if step.note:
-            body.append(text_escape(f"{w('feedback.note')} {step.note}"))
+            for e in step.entries:
+                message = _message(w, e.message, e.message_zh)
+                if message:
+                    name = f"${names.entry(step.id, e.index[0] - 1, e.index[1] - 1)}$"
+                    body.append(f"{name}: {latex_message(message)}")
+        note = _message(w, step.note, step.note_zh)
+        if note:
+            body.append(text_escape(f"{w('feedback.note')} {note}"))
         if step.diagnosis:
             body.append(text_escape(w("feedback.diagnosis")))
             body.append("\\begin{itemize}")
             for d in step.diagnosis:
-                message = d.message_zh if lang == "zh" else d.message
-                body.append(f"\\item \\texttt{{{text_escape(d.id)}}}: {latex_message(message)}")
+                message = latex_message(_message(w, d.message, d.message_zh) or "")
+                body.append(f"\\item \\textbf{{{text_escape(w('mistake.' + d.id))}}}: {message}")
             body.append("\\end{itemize}")
         wrong = _first_wrong(step)
-        if first and wrong is not None:
+        if first and wrong is not None and show_key:
             body.append(text_escape(w("feedback.derivation")))
             for block in step_blocks(result.derivation, step.id, wrong[0], w, digits):
                 if isinstance(block, Display):

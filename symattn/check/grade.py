@@ -17,8 +17,8 @@ from pathlib import Path
 from ..derivation import Derivation
 from ..errors import SymattnError
 from .answers import answer_steps
-from .marking import check
 from .results import CheckResult
+from .run import check
 
 __all__ = ["Graded", "answer_files", "grade", "report_csv"]
 
@@ -53,15 +53,19 @@ def grade(
     files: list[str],
     *,
     tolerance: str | None = None,
+    places: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Graded]:
-    """Check every file against the one key; a bad file becomes a row with its error."""
+    """Check every file against the one key; a bad file becomes a row with its error, and
+    the others are still marked, whatever goes wrong with one of them."""
     out = []
     for number, file in enumerate(files, start=1):
         try:
-            out.append(Graded(file, check(key, file, tolerance=tolerance)))
+            out.append(Graded(file, check(key, file, tolerance=tolerance, places=places)))
         except SymattnError as exc:
             out.append(Graded(file, None, str(exc)))
+        except (ArithmeticError, ValueError, RecursionError, MemoryError) as exc:
+            out.append(Graded(file, None, f"{file}: cannot be marked ({type(exc).__name__})"))
         if progress is not None:
             progress(number, len(files))
     return out

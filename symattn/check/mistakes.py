@@ -1,10 +1,11 @@
 """The mistake models: one object per mistake a student makes, in one registry.
 
-Each :class:`Mistake` says where it shows (the steps a student's numbers reveal it
-in), how to compute under it (a change to the plan, evaluated by
-:func:`symattn.compute.variants.evaluate`), and its words (``diagnosis.<id>`` in
-:mod:`symattn.words`).  A new mistake is one more object in :data:`MISTAKES` and its
-sentence in each language.
+Each :class:`Mistake` says where it shows (the steps a student's numbers reveal it in),
+how to compute under it — a change to the plan, or to the problem as the student read
+it, evaluated by :func:`symattn.compute.variants.evaluate` — and its words
+(``diagnosis.<id>`` and ``mistake.<id>`` in :mod:`symattn.words`).  A new mistake is one
+more object in :data:`MISTAKES` and its sentences in each language.  Mistakes of the
+``scale`` family combine with the others: two mistakes at once are found too.
 
 >>> [m.id for m in MISTAKES][:3]
 ['no_scaling', 'scaled_by_d_model', 'scaled_by_dk']
@@ -12,24 +13,29 @@ sentence in each language.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from ..numbers import Surd
-from ..plan import Plan, forward_plan
+from ..plan import Plan
 from ..printing import sstr
 from ..problem import Problem
 from ..steps import StepSpec
 from ..words import Words
 
-__all__ = ["MISTAKES", "Mistake", "Run", "by_id", "runs"]
+__all__ = ["MISTAKES", "Mistake", "Run", "by_id", "pairs", "runs"]
 
-#: One way to compute a mistake: the changed plan, and facts its sentence names.
-Run = tuple[Plan, dict[str, Any]]
+#: One way to compute a mistake: the problem as the student read it, the changed plan,
+#: and facts its sentence names.
+Run = tuple[Problem, Plan, dict[str, Any]]
+Compute = Callable[[Problem, Plan], list[Run]]
 
 SCORED = ("scaled_scores", "masked_scores", "weights", "output")
+WEIGHTED = ("weights", "output")
+BELOW_JACOBIAN = ("dscaled_scores", "dscores", "dQ", "dK", "dW_Q", "dW_K", "dX")
 
 
 def _on(base: str, **changes: Any) -> Callable[[StepSpec], StepSpec | None]:
@@ -37,32 +43,43 @@ def _on(base: str, **changes: Any) -> Callable[[StepSpec], StepSpec | None]:
     return lambda s: s.changed(**changes) if s.base == base else None
 
 
-def _plan_change(base: str, **changes: Any) -> Callable[[Problem, Plan], list[Run]]:
-    return lambda problem, plan: [(plan.changed(_on(base, **changes)), {})]
+def _plan_change(base: str, **changes: Any) -> Compute:
+    return lambda problem, plan: [(problem, plan.changed(_on(base, **changes)), {})]
 
 
-def _scale_by(divisor: Callable[[Problem], Surd | None]) -> Callable[[Problem, Plan], list[Run]]:
-    """The scores divided by another number (or by none: 1)."""
+def _scale_by(divisor: Callable[[Problem], Surd | None], base: str = "scaled_scores") -> Compute:
+    """The scores (or, backward, dS′) divided by another number (1: not at all)."""
 
-    def runs(problem: Problem, plan: Plan) -> list[Run]:
+    def compute(problem: Problem, plan: Plan) -> list[Run]:
         if problem.scale is None or problem.symbolic:
             return []
         new = divisor(problem)
         if new is None or new == problem.scale:
             return []
-        return [(plan.changed(_on("scaled_scores", divisor=new)), {})]
+        return [(problem, plan.changed(_on(base, divisor=new)), {})]
 
-    return runs
+    return compute
 
 
-def _keys_summed(problem: Problem, plan: Plan) -> list[Run]:
-    def change(spec: StepSpec) -> StepSpec | None:
-        if spec.base != "output" or len(spec.operands) != 2:
-            return None
-        prefix = spec.id[: -len("output")]
-        return spec.changed(operands=(spec.operands[0], f"{prefix}K"))
+def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
+    """The output as a weighted sum of another matrix (the keys, the inputs)."""
 
-    return [(plan.changed(change), {})]
+    def compute(problem: Problem, plan: Plan) -> list[Run]:
+        def change(spec: StepSpec) -> StepSpec | None:
+            if spec.base != "output" or len(spec.operands) != 2:
+                return None
+            other = operand(problem, spec.id[: -len("output")])
+            return None if other is None else spec.changed(operands=(spec.operands[0], other))
+
+        changed = plan.changed(change)
+        return [] if changed == plan else [(problem, changed, {})]
+
+    return compute
+
+
+def _inputs(problem: Problem, prefix: str) -> str | None:
+    ok = problem.X is not None and problem.memory is None and problem.d_model == problem.d_v
+    return "X" if ok and problem.heads == 1 else None
 
 
 def _mask_after(problem: Problem, plan: Plan) -> list[Run]:
@@ -75,26 +92,47 @@ def _mask_after(problem: Problem, plan: Plan) -> list[Run]:
             return None
         return spec.changed(operands=(unmasked[spec.operands[0]],), mask_after=True)
 
-    return [(plan.changed(change), {})]
+    return [(problem, plan.changed(change), {})]
+
+
+def _wrong_triangle(problem: Problem, plan: Plan) -> list[Run]:
+    """A causal mask that keeps j ≥ i instead of j ≤ i."""
+    if problem.mask_label != "causal" or problem.n != problem.m:
+        return []
+    upper = tuple(tuple(j >= i for j in range(problem.m)) for i in range(problem.n))
+    return [(dataclasses.replace(problem, mask=upper), plan, {})]
 
 
 def _rounded(problem: Problem, plan: Plan) -> list[Run]:
     """Scores rounded before the softmax, or weights before the weighted sum."""
     out: list[Run] = []
-    for places in (0, 1, 2):
+    for places in (0, 1, 2, 3):
         out.append(
             (
+                problem,
                 plan.changed(_on("weights", round_operand=places)),
                 {"places": places, "what": "scores"},
             )
         )
         out.append(
             (
+                problem,
                 plan.changed(_on("output", round_operand=places)),
                 {"places": places, "what": "weights"},
             )
         )
     return out
+
+
+def _backward_transposed(problem: Problem, plan: Plan) -> list[Run]:
+    """A dO for dV, or dS Q for dK: the transpose forgotten on the left."""
+    if problem.n != problem.m:
+        return []
+
+    def change(spec: StepSpec) -> StepSpec | None:
+        return spec.changed(transpose_left=False) if spec.base in ("dV", "dK") else None
+
+    return [(problem, plan.changed(change), {})]
 
 
 @dataclass(frozen=True)
@@ -103,45 +141,85 @@ class Mistake:
 
     id: str
     shows_in: tuple[str, ...]
-    compute: Callable[[Problem, Plan], list[Run]]
+    compute: Compute
+    family: str = "method"  # "scale" mistakes combine with "method" and "rounding" ones
     weaker: bool = False  # only reported when no other model explains the numbers
 
-    def message(self, words: Words, step_id: str, problem: Problem, facts: dict[str, Any]) -> str:
-        """This mistake's sentence in ``words``' language, for ``step_id``."""
+    def message(self, words: Words, entries: str, problem: Problem, facts: dict[str, Any]) -> str:
+        """This mistake's sentence in ``words``' language, naming ``entries``."""
         if problem.scale_label == "sqrt(d_k)":
             root = words("diagnosis.root_dk", d_k=problem.d_k)
         else:
             root = words("diagnosis.root_c", c=sstr(problem.scale))
-        values: dict[str, Any] = {"root": root, "d_k": problem.d_k, "d_model": problem.d_model}
+        values: dict[str, Any] = {
+            "entries": entries,
+            "root": root,
+            "d_k": problem.d_k,
+            "d_model": problem.d_model,
+        }
+        key = f"diagnosis.{self.id}"
         if self.id == "premature_rounding":
             places = facts.get("places", 1)
-            what = facts.get("step") or words(f"diagnosis.rounded.{facts.get('what', 'scores')}")
+            what = words(f"diagnosis.rounded.{facts.get('what', 'scores')}")
             values |= {"places": places, "what": what, "plural": "" if places == 1 else "s"}
-        return words("diagnosis.at", step=step_id) + words(f"diagnosis.{self.id}", **values)
+            if "step" in facts:  # a step written too coarsely, then worked from
+                key, values["step"] = "diagnosis.premature_rounding_step", facts["step"]
+        return words(key, **values)
 
 
 MISTAKES: tuple[Mistake, ...] = (
-    Mistake("no_scaling", SCORED, _scale_by(lambda p: Surd.rational(1))),
+    Mistake("no_scaling", SCORED, _scale_by(lambda p: Surd.rational(1)), "scale"),
     Mistake(
         "scaled_by_d_model",
         SCORED,
         _scale_by(lambda p: Surd.sqrt(p.d_model) if p.d_model not in (None, p.d_k) else None),
+        "scale",
     ),
     Mistake(
-        "scaled_by_dk", SCORED, _scale_by(lambda p: Surd.rational(p.d_k) if p.d_k != 1 else None)
+        "scaled_by_dk",
+        SCORED,
+        _scale_by(lambda p: Surd.rational(p.d_k) if p.d_k != 1 else None),
+        "scale",
     ),
-    Mistake("no_softmax", ("weights", "output"), _plan_change("weights", softmax="none")),
     Mistake(
-        "softmax_wrong_axis", ("weights", "output"), _plan_change("weights", softmax="columns")
+        "scale_multiplied",
+        SCORED,
+        _scale_by(lambda p: Surd.rational(1) / p.scale if p.scale else None),
+        "scale",
     ),
-    Mistake(
-        "exp_missing_in_softmax", ("weights", "output"), _plan_change("weights", softmax="no_exp")
-    ),
+    Mistake("no_softmax", WEIGHTED, _plan_change("weights", softmax="none")),
+    Mistake("softmax_wrong_axis", WEIGHTED, _plan_change("weights", softmax="columns")),
+    Mistake("softmax_global", WEIGHTED, _plan_change("weights", softmax="global")),
+    Mistake("exp_missing_in_softmax", WEIGHTED, _plan_change("weights", softmax="no_exp")),
     Mistake("scores_transposed", ("scores", *SCORED), _plan_change("scores", transposed=True)),
-    Mistake("weights_transposed", ("weights", "output"), _plan_change("weights", transposed=True)),
-    Mistake("weighted_sum_of_keys", ("output",), _keys_summed),
-    Mistake("mask_after_softmax", ("weights", "output"), _mask_after),
-    Mistake("premature_rounding", ("weights", "output"), _rounded, weaker=True),
+    Mistake("weights_transposed", WEIGHTED, _plan_change("weights", transposed=True)),
+    Mistake("weighted_sum_of_keys", ("output",), _summed(lambda p, prefix: f"{prefix}K")),
+    Mistake("weighted_sum_of_inputs", ("output",), _summed(_inputs)),
+    Mistake("mask_after_softmax", WEIGHTED, _mask_after),
+    Mistake("mask_wrong_triangle", ("masked_scores", *WEIGHTED), _wrong_triangle),
+    Mistake(
+        "jacobian_diagonal_only",
+        BELOW_JACOBIAN,
+        lambda problem, plan: [
+            (
+                problem,
+                plan.changed(
+                    _on("dscaled_scores", diagonal_only=True)
+                    if problem.scale is not None
+                    else _on("dscores", diagonal_only=True)
+                ),
+                {},
+            )
+        ],
+    ),
+    Mistake(
+        "backward_no_scaling",
+        BELOW_JACOBIAN[1:],
+        _scale_by(lambda p: Surd.rational(1), base="dscores"),
+        "scale",
+    ),
+    Mistake("backward_transposed", ("dV", "dK", "dW_V", "dW_K", "dX"), _backward_transposed),
+    Mistake("premature_rounding", WEIGHTED, _rounded, "rounding", weaker=True),
 )
 
 
@@ -149,7 +227,17 @@ def by_id(mistake_id: str) -> Mistake:
     return next(m for m in MISTAKES if m.id == mistake_id)
 
 
+@lru_cache(maxsize=512)
+def runs(mistake: Mistake, problem: Problem, plan: Plan) -> tuple[Run, ...]:
+    """The ways a mistake can be computed on this problem (none where it cannot apply)."""
+    return tuple(mistake.compute(problem, plan))
+
+
 @lru_cache(maxsize=256)
-def runs(mistake: Mistake, problem: Problem) -> tuple[Run, ...]:
-    """The plans a mistake stands for on this problem (none where it cannot apply)."""
-    return tuple(mistake.compute(problem, forward_plan(problem)))
+def pairs(first: Mistake, second: Mistake, problem: Problem, plan: Plan) -> tuple[Run, ...]:
+    """Two mistakes at once: ``second`` made on top of ``first``."""
+    out: list[Run] = []
+    for p1, plan1, facts1 in runs(first, problem, plan):
+        for p2, plan2, facts2 in second.compute(p1, plan1):
+            out.append((p2, plan2, facts1 | facts2))
+    return tuple(out)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..api import check, derive, grade, load, make_exercises
+from ..check import key_for
 from ..check.feedback import render_feedback_latex, render_feedback_text
 from ..check.grade import answer_files, report_csv
 from ..errors import SymattnError
@@ -116,6 +117,18 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="T",
         help="accept entries within T (default: one unit of the last place written)",
     )
+    checker.add_argument(
+        "--places",
+        type=int,
+        metavar="N",
+        help="every inexact answer must have N decimal places (default: the problem's "
+        "places, else one unit of the last place written is enough)",
+    )
+    checker.add_argument(
+        "--no-key",
+        action="store_true",
+        help="hide the expected values: only the marks, the diagnosis and the hints",
+    )
     checker.add_argument("--lang", choices=LANGUAGES, default="en")
     checker.add_argument("--notation", choices=PRESETS, default="matrix")
     checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
@@ -212,26 +225,28 @@ def _check(args: argparse.Namespace) -> int:
     problem = args.problem
     if not Path(problem).exists() and problem in example_names():
         problem = str(example_path(problem))
-    key = derive(problem)
     batch = (
         args.report is not None
         or len(args.answers) > 1
         or any(Path(a).is_dir() or any(ch in a for ch in "*?[") for a in args.answers)
     )
+    show_key = not args.no_key
     if not batch:
-        result = check(key, args.answers[0], tolerance=args.tolerance)
+        key = key_for(problem, args.answers[0])
+        result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
         if args.format == "json":
-            text = dumps(result.to_json(args.lang)) + "\n"
+            text = dumps(result.to_json(args.lang, show_key=show_key)) + "\n"
         elif args.format == "latex":
-            text = render_feedback_latex(result, args.lang, args.notation)
+            text = render_feedback_latex(result, args.lang, args.notation, show_key=show_key)
         else:
-            text = render_feedback_text(result, args.lang)
+            text = render_feedback_text(result, args.lang, show_key=show_key)
         write_output(text, args.output)
         return result.exit_status
+    key = key_for(problem)
     if args.tolerance is not None:
-        check(key, {}, tolerance=args.tolerance)  # a bad --tolerance is a usage error
+        check(key, {}, tolerance=args.tolerance, places=args.places)  # bad options: usage errors
     files = answer_files(args.answers)
-    graded = grade(key, files, tolerance=args.tolerance, progress=ProgressBar())
+    graded = grade(key, files, tolerance=args.tolerance, places=args.places, progress=ProgressBar())
     report = report_csv(key, graded)
     if args.report:
         write_output(report, args.report)

@@ -108,10 +108,16 @@ def softmax(spec: StepSpec, scores: DecimalMatrix, problem: Problem) -> DecimalM
     return weights
 
 
-def jacobian(weights: DecimalMatrix, upstream: DecimalMatrix) -> DecimalMatrix:
-    """Row i: dS'_ij = a_ij (g_ij − Σ_k a_ik g_ik)."""
+def jacobian(
+    weights: DecimalMatrix, upstream: DecimalMatrix, diagonal_only: bool = False
+) -> DecimalMatrix:
+    """Row i: dS'_ij = a_ij (g_ij − Σ_k a_ik g_ik) (or a_ij (1 − a_ij) g_ij, the diagonal
+    of the Jacobian only, as a student may write it)."""
     out = []
     for a_row, g_row in zip(weights, upstream):
+        if diagonal_only:
+            out.append([a * (1 - a) * g for a, g in zip(a_row, g_row)])
+            continue
         inner = sum((a * g for a, g in zip(a_row, g_row)), Decimal(0))
         out.append([a * (g - inner) for a, g in zip(a_row, g_row)])
     return out
@@ -199,7 +205,7 @@ DECIMAL_RULES: dict[Kind, DecimalRule] = {
     Kind.COPY: lambda spec, args, p, given: [list(row) for row in args[0]],
     Kind.DIFFERENCE: _difference,
     Kind.COLUMNS: _columns,
-    Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1]),
+    Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1], spec.diagonal_only),
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -15,30 +16,48 @@ from typing import Any
 
 from ..errors import SymattnError
 
-__all__ = ["MAX_FILE_BYTES", "parse_json", "parse_toml", "read_file"]
+__all__ = ["MAX_FILE_BYTES", "parse_json", "parse_toml", "read_file", "read_text"]
 
 #: Problem files larger than this are refused before parsing.
 MAX_FILE_BYTES = 20_000_000
 
 
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of a regular file no larger than the limit.
+
+    A FIFO, a device or a directory is refused before anything is read (reading
+    /dev/zero would never end; a FIFO would wait for a writer).
+    """
+    where_ = str(path)
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        raise SymattnError(f"{where_}: no such file") from None
+    except OSError as exc:
+        raise SymattnError(f"{where_}: cannot read ({exc.strerror})") from None
+    if stat.S_ISDIR(status.st_mode):
+        raise SymattnError(f"{where_}: is a directory, not a file")
+    if not stat.S_ISREG(status.st_mode):
+        raise SymattnError(f"{where_}: is not a regular file (a device, a pipe or a socket)")
+    if status.st_size > MAX_FILE_BYTES:
+        raise SymattnError(f"{where_}: file is larger than {MAX_FILE_BYTES} bytes")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SymattnError(f"{where_}: cannot read ({exc.strerror})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SymattnError(f"{where_}: file is larger than {MAX_FILE_BYTES} bytes")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SymattnError(f"{where_}: not UTF-8 text (byte {exc.start + 1})") from None
+
+
 def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a TOML or JSON file into a dict, decimals as :class:`~decimal.Decimal`."""
     where_ = str(path)
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise SymattnError(f"{where_}: file is larger than {MAX_FILE_BYTES} bytes")
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise SymattnError(f"{where_}: no such file") from None
-    except IsADirectoryError:
-        raise SymattnError(f"{where_}: is a directory, not a problem file") from None
-    except OSError as exc:
-        raise SymattnError(f"{where_}: cannot read ({exc.strerror})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SymattnError(f"{where_}: not UTF-8 text (byte {exc.start + 1})") from None
+    text = read_text(path)
     suffix = Path(path).suffix.lower()
     if suffix == ".json" or (suffix != ".toml" and text.lstrip().startswith("{")):
         return parse_json(text, where_)
@@ -71,3 +90,5 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise SymattnError(f"{source}: malformed TOML: {exc}") from None
     except RecursionError:
         raise SymattnError(f"{source}: malformed TOML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise SymattnError(f"{source}: malformed TOML: {exc}") from None

@@ -71,6 +71,7 @@ KNOWN_KEYS = (
     "pad_token",
     "dO",
     "target",
+    "places",
 )
 
 
@@ -188,6 +189,11 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     heads = data.get("heads", 1)
     if isinstance(heads, bool) or not isinstance(heads, int) or not 1 <= heads <= 16:
         raise SymattnError(f"{source}: heads: expected a whole number 1 … 16, found {heads!r}")
+    places = data.get("places")
+    if places is not None and (
+        isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 12
+    ):
+        raise SymattnError(f"{source}: places: expected a whole number 0 … 12, found {places!r}")
     reader = _Reader(source)
     givens: dict[str, tuple[tuple[Monomial, ...], ...]] = {}
     for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
@@ -328,4 +334,5 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         W_O=matrices.get("W_O"),
         dO=matrices.get("dO"),
         target=matrices.get("target"),
+        places=places,
     )

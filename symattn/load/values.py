@@ -1,22 +1,23 @@
-"""The value grammar of problem files: exact numbers and symbol names, read safely.
+"""Values of problem files: exact numbers and symbol names, read by the one grammar.
 
 A matrix entry in a problem file is one of
 
 * an integer (``3``) or a decimal read exactly (``0.1`` is 1/10, ``1e-3`` is 1/1000);
 * a string holding a product or quotient of signed factors, where a factor is an
-  integer, a decimal, ``sqrt(N)`` with N a non-negative number, a symbol name, or a
-  factor raised to an integer power with ``^`` or ``**``: ``"3/4"``, ``"-sqrt(2)/2"``,
-  ``"2*w_12"``, ``"x^2"``.
+  integer, a decimal, a root (``sqrt(N)``, ``√N``, ``\\sqrt{N}``) of a non-negative
+  rational, a fraction (``3/4``, ``\\frac{3}{4}``), a symbol name, or a factor raised to a
+  whole power up to 64 with ``^`` or ``**``: ``"3/4"``, ``"-sqrt(2)/2"``, ``"2*w_12"``,
+  ``"x^2"``, ``"−√2"``.
 
-Nothing is evaluated: a tiny tokenizer and recursive-descent parser build the value,
-and any other text is rejected with a message saying what was expected.
+The text is read by :mod:`.grammar` (the same grammar reads students' answers); nothing
+is evaluated, and any other text is rejected with a message saying what was expected.
 
 >>> parse_value("-3*sqrt(8)/4").coef.terms
 ((2, Fraction(-3, 2)),)
 >>> parse_value("__import__('os')")
 Traceback (most recent call last):
 ...
-symattn.load.values.ValueSyntaxError: unexpected character '_' at position 1
+symattn.load.lexer.ValueSyntaxError: unexpected character '_' at position 1
 """
 
 from __future__ import annotations
@@ -29,19 +30,34 @@ from fractions import Fraction
 from typing import Any
 
 from ..numbers import Surd, to_sympy
-
-__all__ = ["Monomial", "ValueSyntaxError", "parse_value", "symbol_name_error"]
-
-#: Longest string accepted as one value (a guard against absurd input).
-MAX_VALUE_LENGTH = 200
-#: Largest |exponent| of a decimal such as 1e300 (keeps numbers sane).
-MAX_DECIMAL_EXPONENT = 100
-
-_TOKEN = re.compile(
-    r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?)"
-    r"|(?P<name>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)"
-    r"|(?P<op>\*\*|[*/^()+\-]))"
+from .grammar import (
+    MAX_DECIMAL_EXPONENT,
+    MAX_VALUE_LENGTH,
+    PROBLEM,
+    BinOp,
+    Euler,
+    Exp,
+    Name,
+    Neg,
+    Node,
+    Num,
+    Pow,
+    Sqrt,
+    ValueSyntaxError,
+    exact_decimal,
+    parse,
 )
+
+__all__ = [
+    "MAX_DECIMAL_EXPONENT",
+    "MAX_VALUE_LENGTH",
+    "Monomial",
+    "ValueSyntaxError",
+    "monomial",
+    "parse_value",
+    "symbol_name_error",
+]
+
 
 _SIMPLE_FRACTION = re.compile(r"\s*([+-]?[0-9]{1,30})\s*(?:/\s*([0-9]{1,30}))?\s*")
 
@@ -84,10 +100,6 @@ _RESERVED = frozenset(
 )
 
 
-class ValueSyntaxError(ValueError):
-    """A value that the grammar does not accept; the message says why."""
-
-
 _GREEK = (
     "alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|omicron|pi|"
     "rho|sigma|tau|upsilon|phi|chi|psi|omega"
@@ -111,7 +123,18 @@ def symbol_name_error(name: str) -> str | None:
             f"'{name}' is neither a number nor a symbol name (a symbol is one or two letters "
             "or a Greek letter's name, with an optional index: a, w_12, x1, alpha_2)"
         )
+    if _sympy_reads_otherwise(name):
+        return f"'{name}' is a reserved name; use another symbol such as '{name}_1'"
     return None
+
+
+def _sympy_reads_otherwise(name: str) -> bool:
+    """Would SymPy read ``name`` as something other than a symbol (``re`` is a function)?
+    Such a name would not read back from the JSON's exact strings."""
+    import sympy
+
+    found = getattr(sympy, name, None)
+    return found is not None and not isinstance(found, sympy.Symbol)
 
 
 @dataclass(frozen=True)
@@ -158,117 +181,77 @@ class Monomial:
         return Monomial(coef, tuple((n, p * exponent) for n, p in self.powers if p * exponent))
 
 
-def _exact_decimal(text: str) -> Fraction:
-    value = Decimal(text)
-    if not value.is_finite():
-        raise ValueSyntaxError(f"{text} is not a finite number")
-    exponent = value.as_tuple().exponent
-    if isinstance(exponent, int) and abs(exponent) > MAX_DECIMAL_EXPONENT + 30:
-        raise ValueSyntaxError(f"{text} is out of range")
-    if value != 0 and abs(value.adjusted()) > MAX_DECIMAL_EXPONENT:
-        raise ValueSyntaxError(f"{text} is out of range (|exponent| > {MAX_DECIMAL_EXPONENT})")
-    return Fraction(value)
+#: Largest numerator or denominator (in bits) a power may build: about 10^200.
+MAX_BITS = 700
 
 
-class _Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.tokens: list[tuple[str, str, int]] = []
-        pos = 0
-        stripped = text.rstrip()
-        while pos < len(stripped):
-            match = _TOKEN.match(stripped, pos)
-            if match is None or match.end() == pos:
-                col = pos + 1 + (len(stripped[pos:]) - len(stripped[pos:].lstrip()))
-                raise ValueSyntaxError(
-                    f"unexpected character {stripped[col - 1]!r} at position {col}"
-                )
-            kind = match.lastgroup or ""
-            self.tokens.append((kind, match.group(kind), match.start(kind) + 1))
-            pos = match.end()
-        self.index = 0
+def _size_ok(coef: Surd, exponent: int) -> bool:
+    bits = max(
+        (
+            max(c.numerator.bit_length(), c.denominator.bit_length(), r.bit_length())
+            for r, c in coef.terms
+        ),
+        default=0,
+    )
+    return bits * abs(exponent) <= MAX_BITS
 
-    def peek(self) -> tuple[str, str, int] | None:
-        return self.tokens[self.index] if self.index < len(self.tokens) else None
 
-    def take(self) -> tuple[str, str, int]:
-        token = self.peek()
-        if token is None:
-            raise ValueSyntaxError("value ends too early")
-        self.index += 1
-        return token
+def _sum_error(node: BinOp) -> ValueSyntaxError:
+    return ValueSyntaxError(
+        f"unexpected {node.op!r} at position {node.pos} (sums are not values; write the "
+        "number itself)"
+    )
 
-    def expect(self, op: str) -> None:
-        _kind, text, pos = self.take()
-        if text != op:
-            raise ValueSyntaxError(f"expected {op!r} at position {pos}, found {text!r}")
 
-    def parse(self) -> Monomial:
-        if not self.tokens:
-            raise ValueSyntaxError("empty value")
-        value = self.product()
-        extra = self.peek()
-        if extra is not None:
-            hint = " (sums are not values; write the number itself)" if extra[1] in "+-" else ""
-            raise ValueSyntaxError(f"unexpected {extra[1]!r} at position {extra[2]}{hint}")
-        return value
+def monomial(node: Node) -> Monomial:
+    """A problem entry's syntax tree as an exact value: products and quotients only."""
+    if isinstance(node, Num):
+        return Monomial(Surd.rational(node.value))
+    if isinstance(node, Name):
+        reason = symbol_name_error(node.name)
+        if reason is not None:
+            raise ValueSyntaxError(reason)
+        return Monomial(Surd.rational(1), ((node.name, 1),))
+    if isinstance(node, Neg):
+        inner = monomial(node.arg)
+        return Monomial(-inner.coef, inner.powers)
+    if isinstance(node, BinOp):
+        if node.op in "+-":
+            raise _sum_error(node)
+        return monomial(node.left).times(monomial(node.right), 1 if node.op == "*" else -1)
+    if isinstance(node, Pow):
+        return _power(monomial(node.base), node)
+    if isinstance(node, Sqrt):
+        inner = monomial(node.arg)
+        if not inner.is_number or not inner.coef.is_rational:
+            raise ValueSyntaxError("sqrt takes a non-negative rational number")
+        if inner.coef.as_fraction() < 0:
+            raise ValueSyntaxError("sqrt of a negative number")
+        try:
+            return Monomial(Surd.sqrt(inner.coef.as_fraction()))
+        except ValueError as exc:
+            raise ValueSyntaxError(str(exc)) from None
+    if isinstance(node, Exp | Euler):
+        raise ValueSyntaxError("'exp' is a reserved name; use another symbol such as 'exp_1'")
+    raise ValueSyntaxError(f"unexpected {type(node).__name__.lower()} at position {node.pos}")
 
-    def product(self) -> Monomial:
-        value = self.signed()
-        while (token := self.peek()) is not None and token[1] in ("*", "/"):
-            self.take()
-            value = value.times(self.signed(), 1 if token[1] == "*" else -1)
-        return value
 
-    def signed(self) -> Monomial:
-        token = self.peek()
-        if token is not None and token[1] in ("+", "-"):
-            self.take()
-            inner = self.signed()
-            return inner if token[1] == "+" else Monomial(-inner.coef, inner.powers)
-        return self.power()
-
-    def power(self) -> Monomial:
-        base = self.atom()
-        token = self.peek()
-        if token is not None and token[1] in ("^", "**"):
-            self.take()
-            sign = 1
-            if (nxt := self.peek()) is not None and nxt[1] in ("+", "-"):
-                self.take()
-                sign = -1 if nxt[1] == "-" else 1
-            kind, text, pos = self.take()
-            if kind != "num" or not text.isdigit() or int(text) > 64:
-                raise ValueSyntaxError(f"expected a whole exponent up to 64 at position {pos}")
-            base = base.power(sign * int(text))
-        return base
-
-    def atom(self) -> Monomial:
-        kind, text, pos = self.take()
-        if kind == "num":
-            return Monomial(Surd.rational(_exact_decimal(text)))
-        if text == "(":
-            value = self.product()
-            self.expect(")")
-            return value
-        if kind == "name" and text == "sqrt":
-            self.expect("(")
-            inner = self.product()
-            self.expect(")")
-            if not inner.is_number or not inner.coef.is_rational:
-                raise ValueSyntaxError("sqrt takes a non-negative rational number")
-            if inner.coef.as_fraction() < 0:
-                raise ValueSyntaxError("sqrt of a negative number")
-            try:
-                return Monomial(Surd.sqrt(inner.coef.as_fraction()))
-            except ValueError as exc:
-                raise ValueSyntaxError(str(exc)) from None
-        if kind == "name":
-            reason = symbol_name_error(text)
-            if reason is not None:
-                raise ValueSyntaxError(reason)
-            return Monomial(Surd.rational(1), ((text, 1),))
-        raise ValueSyntaxError(f"unexpected {text!r} at position {pos}")
+def _power(base: Monomial, node: Pow) -> Monomial:
+    exponent, sign = node.exponent, 1
+    if isinstance(exponent, Neg):
+        exponent, sign = exponent.arg, -1
+    if not (
+        isinstance(exponent, Num)
+        and exponent.places is None
+        and exponent.exponent == 0
+        and exponent.value.denominator == 1
+        and 0 <= exponent.value <= 64
+    ):
+        raise ValueSyntaxError(f"expected a whole exponent up to 64 at position {node.pos + 1}")
+    power = sign * int(exponent.value)
+    if not _size_ok(base.coef, power):
+        raise ValueSyntaxError(f"the power at position {node.pos} is out of range")
+    return base.power(power)
 
 
 def parse_value(raw: object) -> Monomial:
@@ -288,11 +271,11 @@ def parse_value(raw: object) -> Monomial:
             raise ValueSyntaxError("integer out of range")
         return Monomial(Surd.rational(raw))
     if isinstance(raw, Decimal):
-        return Monomial(Surd.rational(_exact_decimal(str(raw))))
+        return Monomial(Surd.rational(exact_decimal(str(raw))))
     if isinstance(raw, float):  # only from Python callers; read its shortest repr exactly
         if raw != raw or raw in (float("inf"), float("-inf")):
             raise ValueSyntaxError(f"{raw} is not a finite number")
-        return Monomial(Surd.rational(_exact_decimal(repr(raw))))
+        return Monomial(Surd.rational(exact_decimal(repr(raw))))
     if isinstance(raw, Fraction):
         return Monomial(Surd.rational(raw))
     if isinstance(raw, str):
@@ -302,9 +285,7 @@ def parse_value(raw: object) -> Monomial:
             if den == 0:
                 raise ValueSyntaxError("division by zero")
             return Monomial(Surd.rational(Fraction(int(simple.group(1)), den)))
-        if len(raw) > MAX_VALUE_LENGTH:
-            raise ValueSyntaxError(f"value longer than {MAX_VALUE_LENGTH} characters")
-        return _Parser(raw).parse()
+        return monomial(parse(raw, PROBLEM))
     if raw is None:
         raise ValueSyntaxError("expected a number, found null")
     if isinstance(raw, (list, dict)):

@@ -80,42 +80,98 @@ WORDS: dict[str, str] = {
     "feedback.expected": "expected",
     "feedback.note": "Note:",
     "feedback.sheet": "Feedback on your attention calculation",
-    "note.rounded": "computed from your rounded {steps}",
-    "note.carried": "the method is right; the error comes from {steps}",
-    # -- diagnoses -----------------------------------------------------------------------
-    "diagnosis.at": "In {step}: ",
+    "note.rounded": "right when computed from your rounded {steps}",
+    "note.carried": "your method is right for the numbers you used; the error comes from {steps}",
+    "feedback.score": "Score: {right} of {answered} answered entries are right ({percent}%).",
+    "feedback.label.ok": "",
+    "feedback.label.wrong": "",
+    "feedback.label.too_coarse": "too few places",
+    "feedback.label.invalid": "unreadable",
+    "feedback.label.carried": "right from your own numbers",
+    "feedback.hidden": "(the key is hidden)",
+    # -- diagnoses: "{entries}" names the entries a diagnosis explains -----------------------
+    "list.sep": ", ",
+    "list.sep2": "; ",
+    "list.and": "{items} and {last}",
+    "list.many": "{first}, … ({count} entries)",
     "diagnosis.root_dk": "√d_k = √{d_k}",
     "diagnosis.root_c": "c = {c}",
-    "diagnosis.no_scaling": "you did not divide the scores by {root}; write s′ᵢⱼ = sᵢⱼ / √d_k "
-    "before the softmax.",
-    "diagnosis.scaled_by_d_model": "you divided by √d_model = √{d_model} instead of {root}; "
-    "the scale uses d_k, the width of the keys.",
-    "diagnosis.scaled_by_dk": "you divided by d_k = {d_k} instead of its square root, {root}.",
-    "diagnosis.no_softmax": "the weights are the scores themselves: apply the softmax "
-    "aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ) to each row.",
-    "diagnosis.softmax_wrong_axis": "you normalised each column; the softmax runs along each "
-    "row (over the keys j of one query i), so every row of the weights sums to 1.",
-    "diagnosis.exp_missing_in_softmax": "you divided each score by its row sum without "
-    "exponentials: use exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ).",
-    "diagnosis.scores_transposed": "your score matrix is transposed: sᵢⱼ = qᵢ · kⱼ, with the "
-    "query as the row and the key as the column.",
-    "diagnosis.weights_transposed": "your weight matrix is transposed: row i holds the weights "
-    "of query i over all keys.",
-    "diagnosis.weighted_sum_of_keys": "you summed the key vectors: the output is "
+    "diagnosis.no_scaling": "{entries}: the scores were not divided by {root}. The rest of your "
+    "method is right for the scores you used; divide each score by √d_k before the softmax "
+    "(s′ᵢⱼ = sᵢⱼ / √d_k).",
+    "diagnosis.scaled_by_d_model": "{entries}: the scores were divided by √d_model = "
+    "√{d_model}; the scale uses d_k, the width of the keys: divide by {root}.",
+    "diagnosis.scaled_by_dk": "{entries}: the scores were divided by d_k = {d_k} instead of "
+    "its square root, {root}.",
+    "diagnosis.scale_multiplied": "{entries}: the scores were multiplied by {root}; divide "
+    "them by it instead.",
+    "diagnosis.no_softmax": "{entries}: these are the scores themselves; the weights are "
+    "their softmax, aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ), row by row.",
+    "diagnosis.softmax_wrong_axis": "{entries}: each column was normalised; the softmax runs "
+    "along each row (over the keys j of one query i), so every row of the weights sums to 1.",
+    "diagnosis.softmax_global": "{entries}: the whole matrix was normalised at once; the "
+    "softmax runs over each row on its own, so every row of the weights sums to 1.",
+    "diagnosis.exp_missing_in_softmax": "{entries}: each score was divided by its row sum "
+    "without exponentials; use exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ).",
+    "diagnosis.scores_transposed": "{entries}: the score matrix is transposed: sᵢⱼ = qᵢ · kⱼ, "
+    "with the query as the row and the key as the column.",
+    "diagnosis.weights_transposed": "{entries}: the weight matrix is transposed: row i holds "
+    "the weights of query i over all keys.",
+    "diagnosis.weighted_sum_of_keys": "{entries}: the key vectors were summed; the output is "
     "bᵢ = Σⱼ aᵢⱼ vⱼ, with the values V, not the keys K.",
-    "diagnosis.mask_after_softmax": "you applied the mask after the softmax, so the rows no "
-    "longer sum to 1: set the masked scores to −∞ before the softmax.",
-    "diagnosis.premature_rounding": "you rounded the {what} to {places} decimal place{plural} "
-    "before using them, and the error grew in the next step; keep at least 4 places in "
-    "intermediate results.",
+    "diagnosis.weighted_sum_of_inputs": "{entries}: the input vectors were summed; the output "
+    "is bᵢ = Σⱼ aᵢⱼ vⱼ, with the values V = X W_V, not the rows of X.",
+    "diagnosis.mask_after_softmax": "{entries}: the mask was applied after the softmax, so "
+    "the rows no longer sum to 1; set the masked scores to −∞ before the softmax.",
+    "diagnosis.mask_wrong_triangle": "{entries}: the causal mask keeps the wrong triangle: "
+    "query i may attend to keys j ≤ i (itself and the tokens before it), not j ≥ i.",
+    "diagnosis.jacobian_diagonal_only": "{entries}: only the diagonal of the softmax Jacobian "
+    "was used, aᵢⱼ(1 − aᵢⱼ); the Jacobian is diag(aᵢ) − aᵢ aᵢᵀ, so dS′ᵢⱼ = aᵢⱼ (dAᵢⱼ − "
+    "Σₖ aᵢₖ dAᵢₖ).",
+    "diagnosis.backward_no_scaling": "{entries}: dS′ was not divided by {root}; the scores "
+    "were scaled on the way forward, so dS = dS′ / √d_k on the way back.",
+    "diagnosis.backward_transposed": "{entries}: the product is not transposed where it must "
+    "be: dV = Aᵀ dO and dK = dSᵀ Q.",
+    "diagnosis.premature_rounding": "{entries}: the {what} were rounded to {places} decimal "
+    "place{plural} before they were used, and the error grew in the next step; keep at least "
+    "4 places in intermediate results.",
+    "diagnosis.premature_rounding_step": "{entries}: {step} was written with only {places} "
+    "decimal place{plural} and the next step was worked from it, so the error grew; keep at "
+    "least 4 places in intermediate results.",
     "diagnosis.rounded.scores": "scores",
     "diagnosis.rounded.weights": "weights",
     "diagnosis.slip_entry": "{name}: you wrote {given}, it is {want}",
-    "diagnosis.slip_join": "; ",
+    "diagnosis.arithmetic_slip": "{slips}",
     "diagnosis.arithmetic_slip_one": ". The other entries are right, so recheck the "
     "arithmetic of this entry.",
     "diagnosis.arithmetic_slip_many": ". The other entries are right, so recheck the "
     "arithmetic of these entries.",
+    "mistake.no_scaling": "scores not scaled",
+    "mistake.scaled_by_d_model": "scaled by √d_model",
+    "mistake.scaled_by_dk": "scaled by d_k",
+    "mistake.scale_multiplied": "scale multiplied",
+    "mistake.no_softmax": "no softmax",
+    "mistake.softmax_wrong_axis": "softmax down the columns",
+    "mistake.softmax_global": "softmax over the whole matrix",
+    "mistake.exp_missing_in_softmax": "softmax without exponentials",
+    "mistake.scores_transposed": "scores transposed",
+    "mistake.weights_transposed": "weights transposed",
+    "mistake.weighted_sum_of_keys": "keys summed instead of values",
+    "mistake.weighted_sum_of_inputs": "inputs summed instead of values",
+    "mistake.mask_after_softmax": "mask after the softmax",
+    "mistake.mask_wrong_triangle": "mask on the wrong triangle",
+    "mistake.jacobian_diagonal_only": "diagonal of the Jacobian only",
+    "mistake.backward_no_scaling": "gradient not scaled",
+    "mistake.backward_transposed": "gradient product not transposed",
+    "mistake.premature_rounding": "rounded too early",
+    "mistake.arithmetic_slip": "arithmetic slip",
+    # -- entries and steps that could not be read ------------------------------------------
+    "entry.invalid": "{text} could not be read as a number ({reason}); write it as 0.1070, "
+    "3/4, √2 or e^2/(e^2 + e^5)",
+    "entry.too_coarse": "write {places} decimal places",
+    "entry.exact_close": "{text} was read as an exact value, and it is not the exact key "
+    "{exact} ≈ {decimal}; write the decimal if you meant an approximation",
+    "step.unreadable": "this step could not be read as a {rows} × {cols} matrix",
     # -- exercise sheets -----------------------------------------------------------------
     "sheet.name": "Name:",
     "sheet.intro": "Compute every step by hand and write your answers in the boxes. Give exact "

@@ -78,36 +78,87 @@ WORDS: dict[str, str] = {
     "feedback.expected": "正确答案",
     "feedback.note": "说明：",
     "feedback.sheet": "注意力计算作业反馈",
-    "note.rounded": "由你舍入后的 {steps} 计算得到",
-    "note.carried": "方法正确；错误来自 {steps}",
-    # -- 诊断 ----------------------------------------------------------------------------
-    "diagnosis.at": "{step} 中：",
+    "note.rounded": "用你舍入后的{steps}计算，结果正确",
+    "note.carried": "对你所用的数值，方法是对的；错误来自{steps}",
+    "feedback.score": "得分：{answered} 个作答分量中 {right} 个正确（{percent}%）。",
+    "feedback.label.ok": "",
+    "feedback.label.wrong": "",
+    "feedback.label.too_coarse": "小数位数不够",
+    "feedback.label.invalid": "无法读取",
+    "feedback.label.carried": "按你自己的数值是对的",
+    "feedback.hidden": "（答案已隐藏）",
+    # -- 诊断："{entries}" 列出诊断所解释的分量 ------------------------------------------------
+    "list.sep": "、",
+    "list.sep2": "；",
+    "list.and": "{items} 和 {last}",
+    "list.many": "{first} 等（共 {count} 个分量）",
     "diagnosis.root_dk": "√d_k = √{d_k}",
     "diagnosis.root_c": "c = {c}",
-    "diagnosis.no_scaling": "没有把分数除以 {root}；在 softmax 之前应计算 s′ᵢⱼ = sᵢⱼ / √d_k。",
-    "diagnosis.scaled_by_d_model": "你除以了 √d_model = √{d_model}，应除以 {root}；"
-    "缩放用的是键向量的维度 d_k。",
-    "diagnosis.scaled_by_dk": "你除以了 d_k = {d_k}，应除以它的平方根 {root}。",
-    "diagnosis.no_softmax": "权重直接用了分数：应对每一行做 softmax，"
+    "diagnosis.no_scaling": "{entries}：分数没有除以 {root}。对你所用的分数，其余步骤的方法"
+    "是对的；在 softmax 之前应先把每个分数除以 √d_k（s′ᵢⱼ = sᵢⱼ / √d_k）。",
+    "diagnosis.scaled_by_d_model": "{entries}：分数除以了 √d_model = √{d_model}；缩放用的是"
+    "键向量的维度 d_k，应除以 {root}。",
+    "diagnosis.scaled_by_dk": "{entries}：分数除以了 d_k = {d_k}，应除以它的平方根 {root}。",
+    "diagnosis.scale_multiplied": "{entries}：分数乘以了 {root}，应当除以它。",
+    "diagnosis.no_softmax": "{entries}：这是分数本身；权重是分数的 softmax，逐行计算 "
     "aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ)。",
-    "diagnosis.softmax_wrong_axis": "你对每一列做了归一化；softmax 应沿每一行进行"
+    "diagnosis.softmax_wrong_axis": "{entries}：你对每一列做了归一化；softmax 应沿每一行进行"
     "（固定查询 i，对所有键 j），使每一行的权重之和为 1。",
-    "diagnosis.exp_missing_in_softmax": "你直接用分数除以行和，漏掉了指数："
+    "diagnosis.softmax_global": "{entries}：你对整个矩阵一起做了归一化；softmax 应对每一行"
+    "分别进行，使每一行的权重之和为 1。",
+    "diagnosis.exp_missing_in_softmax": "{entries}：你直接用分数除以行和，漏掉了指数："
     "应为 exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ)。",
-    "diagnosis.scores_transposed": "分数矩阵转置了：sᵢⱼ = qᵢ · kⱼ，行对应查询，列对应键。",
-    "diagnosis.weights_transposed": "权重矩阵转置了：第 i 行应是查询 i 对所有键的权重。",
-    "diagnosis.weighted_sum_of_keys": "你对键向量做了加权和：输出应为 bᵢ = Σⱼ aᵢⱼ vⱼ，"
-    "用值向量 V，而不是键 K。",
-    "diagnosis.mask_after_softmax": "你在 softmax 之后才加掩码，导致每行之和不再为 1："
-    "应在 softmax 之前把被掩码的分数设为 −∞。",
-    "diagnosis.premature_rounding": "你在中间步骤把{what}舍入到 {places} 位小数，"
+    "diagnosis.scores_transposed": "{entries}：分数矩阵转置了：sᵢⱼ = qᵢ · kⱼ，行对应查询，"
+    "列对应键。",
+    "diagnosis.weights_transposed": "{entries}：权重矩阵转置了：第 i 行应是查询 i 对所有键的权重。",
+    "diagnosis.weighted_sum_of_keys": "{entries}：你对键向量做了加权和；输出应为 "
+    "bᵢ = Σⱼ aᵢⱼ vⱼ，用值向量 V，而不是键 K。",
+    "diagnosis.weighted_sum_of_inputs": "{entries}：你对输入向量做了加权和；输出应为 "
+    "bᵢ = Σⱼ aᵢⱼ vⱼ，用值向量 V = X W_V，而不是 X 的行。",
+    "diagnosis.mask_after_softmax": "{entries}：你在 softmax 之后才加掩码，导致每行之和不再"
+    "为 1；应在 softmax 之前把被掩码的分数设为 −∞。",
+    "diagnosis.mask_wrong_triangle": "{entries}：因果掩码保留了错误的三角：查询 i 只能看到"
+    "键 j ≤ i（自己和前面的词元），而不是 j ≥ i。",
+    "diagnosis.jacobian_diagonal_only": "{entries}：只用了 softmax 雅可比矩阵的对角线 "
+    "aᵢⱼ(1 − aᵢⱼ)；雅可比矩阵是 diag(aᵢ) − aᵢ aᵢᵀ，所以 dS′ᵢⱼ = aᵢⱼ (dAᵢⱼ − Σₖ aᵢₖ dAᵢₖ)。",
+    "diagnosis.backward_no_scaling": "{entries}：dS′ 没有除以 {root}；前向计算时分数做了缩放，"
+    "反向时也要 dS = dS′ / √d_k。",
+    "diagnosis.backward_transposed": "{entries}：乘积少了转置：dV = Aᵀ dO，dK = dSᵀ Q。",
+    "diagnosis.premature_rounding": "{entries}：你在中间步骤把{what}舍入到 {places} 位小数，"
     "误差在后面的步骤中被放大；中间结果至少保留 4 位小数。",
+    "diagnosis.premature_rounding_step": "{entries}：“{step}”只保留了 {places} 位小数，后面的"
+    "步骤用它继续计算，误差被放大；中间结果至少保留 4 位小数。",
     "diagnosis.rounded.scores": "softmax 之前的分数",
     "diagnosis.rounded.weights": "权重",
     "diagnosis.slip_entry": "{name}：你写的是 {given}，应为 {want}",
-    "diagnosis.slip_join": "；",
+    "diagnosis.arithmetic_slip": "{slips}",
     "diagnosis.arithmetic_slip_one": "。其余分量都对，请重新核对这一处的计算。",
-    "diagnosis.arithmetic_slip_many": "。其余分量都对，请重新核对这一处的计算。",
+    "diagnosis.arithmetic_slip_many": "。其余分量都对，请重新核对这几处的计算。",
+    "mistake.no_scaling": "分数未缩放",
+    "mistake.scaled_by_d_model": "除以了 √d_model",
+    "mistake.scaled_by_dk": "除以了 d_k",
+    "mistake.scale_multiplied": "乘以了缩放因子",
+    "mistake.no_softmax": "没有做 softmax",
+    "mistake.softmax_wrong_axis": "按列做 softmax",
+    "mistake.softmax_global": "对整个矩阵做 softmax",
+    "mistake.exp_missing_in_softmax": "softmax 漏了指数",
+    "mistake.scores_transposed": "分数矩阵转置",
+    "mistake.weights_transposed": "权重矩阵转置",
+    "mistake.weighted_sum_of_keys": "用键代替了值",
+    "mistake.weighted_sum_of_inputs": "用输入代替了值",
+    "mistake.mask_after_softmax": "softmax 之后才加掩码",
+    "mistake.mask_wrong_triangle": "掩码三角取反",
+    "mistake.jacobian_diagonal_only": "只用了雅可比矩阵的对角线",
+    "mistake.backward_no_scaling": "梯度未缩放",
+    "mistake.backward_transposed": "梯度乘积少了转置",
+    "mistake.premature_rounding": "过早舍入",
+    "mistake.arithmetic_slip": "计算失误",
+    # -- 无法读取的分量和步骤 --------------------------------------------------------------------
+    "entry.invalid": "无法把 {text} 读作数值；请写成 0.1070、3/4、√2 或 e^2/(e^2 + e^5) 这样的形式",
+    "entry.too_coarse": "请保留 {places} 位小数",
+    "entry.exact_close": "{text} 被当作精确值读取，它不等于精确答案 {exact} ≈ {decimal}；"
+    "如果是近似值，请写成小数",
+    "step.unreadable": "这一步无法读作 {rows} × {cols} 矩阵",
     # -- 练习 ----------------------------------------------------------------------------
     "sheet.name": "姓名：",
     "sheet.intro": "请手算每一步，并把答案写在空格中。"

@@ -1,0 +1,204 @@
+"""Why a step is wrong: the mistake models that explain a student's numbers.
+
+Every mistake model of :mod:`.mistakes` that shows in the step is evaluated on the
+student's own earlier answers (and on the key's), with carried rounding allowed; a model
+explains the step when it fits every answered entry and the right method does not.
+Models of the ``scale`` family are also tried together with the others (two mistakes at
+once); a minority of wrong entries is an arithmetic slip.  Every diagnosis names the
+entries it explains, in English and in Chinese.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from ..compute.variants import DecimalMatrix
+from ..derivation import Derivation
+from ..numbers import round_half_away
+from ..plan import Plan
+from ..printing import TERMINAL
+from ..render.walker import title_of
+from ..words import Words, words
+from .answers import Answers
+from .compare import Overrides, close, evaluation
+from .mistakes import MISTAKES, Mistake, Run, pairs, runs
+from .results import Diagnosis
+from .slack import radii
+
+__all__ = ["Diagnoser", "entry_name", "entry_names"]
+
+ZERO = Decimal(0)
+
+
+def entry_name(step_id: str, i: int, j: int) -> str:
+    """``a₁,₂`` for entry (i, j), 0-based, of a step (the terminal's names)."""
+    return TERMINAL.entry(step_id, i, j)
+
+
+def entry_names(language: Words, step_id: str, cells: list[tuple[int, int]]) -> str:
+    """``a₁,₁, a₁,₂ and a₂,₁`` (0-based cells), shortened past six."""
+    names = [entry_name(step_id, i, j) for i, j in cells]
+    if len(names) > 6:
+        return language("list.many", first=language("list.sep").join(names[:3]), count=len(names))
+    if len(names) == 1:
+        return names[0]
+    return language("list.and", items=language("list.sep").join(names[:-1]), last=names[-1])
+
+
+class Diagnoser:
+    """Finds the mistakes behind one student's wrong steps."""
+
+    def __init__(self, key: Derivation, answers: Answers, plan: Plan) -> None:
+        self.key, self.answers, self.plan = key, answers, plan
+        self.problem = key.problem
+        self.en, self.zh = words("en"), words("zh")
+
+    def title(self, language: Words, step_id: str) -> str:
+        return title_of(self.key.step(step_id), language)
+
+    # -- why ----------------------------------------------------------------------------
+    def diagnosis(
+        self, mistake: Mistake, step_id: str, cells: list[tuple[int, int]], facts: dict[str, object]
+    ) -> Diagnosis:
+        messages = []
+        for language in (self.en, self.zh):
+            said = dict(facts)
+            if "step" in facts:  # premature rounding names the step rounded too early
+                said["step"] = self.title(language, str(facts["step"]))
+            names = entry_names(language, step_id, cells)
+            messages.append(mistake.message(language, names, self.problem, said))
+        return Diagnosis(
+            mistake.id, messages[0], messages[1], tuple((i + 1, j + 1) for i, j in cells)
+        )
+
+    def _fits(self, step_id: str, values: DecimalMatrix, slack: DecimalMatrix | None) -> bool:
+        tolerance = self.answers.tolerance
+        return all(
+            g is None
+            or not g.valid
+            or close(g, values[i][j], tolerance, slack[i][j] if slack else ZERO)
+            for i, row in enumerate(self.answers.steps[step_id])
+            for j, g in enumerate(row)
+        )
+
+    def _explains(self, step_id: str, run: Run, overrides: Overrides, rounding: Overrides) -> bool:
+        problem, plan, _ = run
+        for extra in [overrides, {}] if overrides else [{}]:
+            values = evaluation(problem, plan, extra)
+            right = evaluation(self.problem, self.plan, extra)
+            if values is None or right is None or step_id not in values:
+                continue
+            slack = radii(problem, plan, values, {s: rounding[s] for s in extra}, step_id)
+            if self._fits(step_id, values[step_id], slack) and not self._fits(
+                step_id, right[step_id], slack
+            ):
+                return True
+        return False
+
+    def diagnose(
+        self, step_id: str, expected: DecimalMatrix, overrides: Overrides, rounding: Overrides
+    ) -> list[Diagnosis]:
+        base = step_id.split(".", 1)[-1]
+        wrong = [
+            (i, j)
+            for i, row in enumerate(self.answers.steps[step_id])
+            for j, g in enumerate(row)
+            if g is not None and g.valid and not close(g, expected[i][j], self.answers.tolerance)
+        ]
+        shows = [m for m in MISTAKES if base in m.shows_in]
+        for weaker in (False, True):  # a weaker explanation only when no other fits
+            found = []
+            for mistake in (m for m in shows if m.weaker == weaker):
+                for run in runs(mistake, self.problem, self.plan):
+                    if self._explains(step_id, run, overrides, rounding):
+                        found.append(self.diagnosis(mistake, step_id, wrong, run[2]))
+                        break
+            if found:
+                return found
+        both = self._two_at_once(step_id, shows, wrong, overrides, rounding)
+        if both:
+            return both
+        slip = self._slip(step_id, expected, overrides, rounding)
+        return [slip] if slip is not None else []
+
+    def _two_at_once(
+        self,
+        step_id: str,
+        shows: list[Mistake],
+        wrong: list[tuple[int, int]],
+        overrides: Overrides,
+        rounding: Overrides,
+    ) -> list[Diagnosis]:
+        for first in (m for m in shows if m.family == "scale"):
+            for second in (m for m in shows if m.family != "scale"):
+                for run in pairs(first, second, self.problem, self.plan):
+                    if self._explains(step_id, run, overrides, rounding):
+                        return [
+                            self.diagnosis(first, step_id, wrong, {}),
+                            self.diagnosis(second, step_id, wrong, run[2]),
+                        ]
+        return []
+
+    def _slip(
+        self, step_id: str, expected: DecimalMatrix, overrides: Overrides, rounding: Overrides
+    ) -> Diagnosis | None:
+        """A minority of entries off, the rest right: an arithmetic slip, each named."""
+        reference, slack = expected, None
+        if overrides:
+            values = evaluation(self.problem, self.plan, overrides)
+            if values is not None:
+                reference = values[step_id]
+                slack = radii(self.problem, self.plan, values, rounding, step_id)
+        wrong, right = [], 0
+        for i, row in enumerate(self.answers.steps[step_id]):
+            for j, g in enumerate(row):
+                if g is None or not g.valid:
+                    continue
+                if close(
+                    g, reference[i][j], self.answers.tolerance, slack[i][j] if slack else ZERO
+                ):
+                    right += 1
+                else:
+                    wrong.append((i, j, g))
+        answered = right + len(wrong)
+        if not wrong or not (len(wrong) <= answered // 3 or (len(wrong) <= 2 and right >= 2)):
+            return None
+        step = self.key.step(step_id)
+        parts = {"en": [], "zh": []}  # type: dict[str, list[str]]
+        for i, j, g in wrong:
+            value = reference[i][j]
+            if not value.is_finite():
+                want = "−∞"
+            elif g.exact and reference is expected:
+                want = step.exact_str(i, j)
+            elif g.exact and value == value.to_integral_value():
+                want = str(int(value))
+            else:
+                want = round_half_away(Fraction(value), max(4, g.places or 0))
+            for lang, language in (("en", self.en), ("zh", self.zh)):
+                parts[lang].append(
+                    language(
+                        "diagnosis.slip_entry",
+                        name=entry_name(step_id, i, j),
+                        given=g.text,
+                        want=want,
+                    )
+                )
+        cells = [(i, j) for i, j, _ in wrong]
+        ending = "one" if len(wrong) == 1 else "many"
+        messages = {
+            lang: language(
+                "diagnosis.arithmetic_slip",
+                slips=language("list.sep2").join(parts[lang]),
+                entries=entry_names(language, step_id, cells),
+            )
+            + language(f"diagnosis.arithmetic_slip_{ending}")
+            for lang, language in (("en", self.en), ("zh", self.zh))
+        }
+        return Diagnosis(
+            "arithmetic_slip",
+            messages["en"],
+            messages["zh"],
+            tuple((i + 1, j + 1) for i, j in cells),
+        )

@@ -1,0 +1,195 @@
+"""Carried rounding: how far a step may move when the answers it is computed from were
+rounded by the student — a first-order bound, in one pass over the plan.
+
+Each rounded input entry carries a radius (half a unit of its last written place); the
+radius is propagated step by step by the rule of each kind: for a product C = AB,
+|A||R_B| + |R_A||B|; for a softmax, a_j (r_j + Σ_k a_k r_k) over the entries it
+normalises; and so on.  One pass costs what one evaluation costs, whatever the size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+
+from ..compute.variants import DecimalMatrix
+from ..numbers import evaluate
+from ..plan import Plan
+from ..problem import Problem
+from ..steps import Kind, StepSpec
+
+__all__ = ["radii"]
+
+ZERO = Decimal(0)
+
+
+def _t(matrix: Sequence[Sequence[Decimal]]) -> DecimalMatrix:
+    return [list(col) for col in zip(*matrix)]
+
+
+def _abs(matrix: Sequence[Sequence[Decimal]]) -> DecimalMatrix:
+    return [[abs(x) if x.is_finite() else ZERO for x in row] for row in matrix]
+
+
+def _zeros(rows: int, cols: int) -> DecimalMatrix:
+    return [[ZERO] * cols for _ in range(rows)]
+
+
+def _matmul(a: DecimalMatrix, b: DecimalMatrix) -> DecimalMatrix:
+    columns = list(zip(*b))
+    return [
+        [sum((x * y for x, y in zip(row, col) if x and y), ZERO) for col in columns] for row in a
+    ]
+
+
+def _add(a: DecimalMatrix, b: DecimalMatrix) -> DecimalMatrix:
+    return [[x + y for x, y in zip(r, s)] for r, s in zip(a, b)]
+
+
+def _product(
+    spec: StepSpec, values: list[DecimalMatrix], radii: list[DecimalMatrix]
+) -> DecimalMatrix:
+    total: DecimalMatrix | None = None
+    for k in range(0, len(values), 2):
+        left, right = _abs(values[k]), _abs(values[k + 1])
+        r_left, r_right = radii[k], radii[k + 1]
+        if spec.transpose_left:
+            left, r_left = _t(left), _t(r_left)
+        if spec.transpose_right:
+            right, r_right = _t(right), _t(r_right)
+        term = _add(_add(_matmul(left, r_right), _matmul(r_left, right)), _matmul(r_left, r_right))
+        total = term if total is None else _add(total, term)
+    assert total is not None
+    return total
+
+
+def _normalised(
+    weights: DecimalMatrix,
+    radii: DecimalMatrix,
+    groups: list[list[tuple[int, int]]],
+    use_exp: bool,
+    scores: DecimalMatrix,
+) -> DecimalMatrix:
+    out = _zeros(len(weights), len(weights[0]))
+    for group in groups:
+        if use_exp:
+            spread = sum((weights[i][j] * radii[i][j] for i, j in group), ZERO)
+            for i, j in group:
+                out[i][j] = weights[i][j] * (radii[i][j] + spread)
+        else:
+            total = abs(sum((scores[i][j] for i, j in group), ZERO)) or Decimal(1)
+            spread = sum((radii[i][j] for i, j in group), ZERO)
+            for i, j in group:
+                out[i][j] = (radii[i][j] + abs(weights[i][j]) * spread) / total
+    return out
+
+
+def _softmax(
+    spec: StepSpec,
+    scores: DecimalMatrix,
+    weights: DecimalMatrix,
+    radius: DecimalMatrix,
+    problem: Problem,
+) -> DecimalMatrix:
+    rows, cols = len(scores), len(scores[0])
+    kept = [[(i, j) for j in range(cols) if scores[i][j].is_finite()] for i in range(rows)]
+    if spec.softmax == "none":
+        return [list(r) for r in radius]
+    if spec.transposed:  # the weights were transposed after the softmax: undo for the bound
+        weights = _t(weights)
+    if spec.softmax == "columns":
+        groups = [[(i, j) for i in range(rows) if scores[i][j].is_finite()] for j in range(cols)]
+    elif spec.softmax == "global":
+        groups = [[cell for row in kept for cell in row]]
+    else:
+        groups = kept
+    out = _normalised(weights, radius, groups, spec.softmax != "no_exp", scores)
+    if spec.mask_after and problem.mask is not None:
+        out = [
+            [r if keep else ZERO for r, keep in zip(row, m)] for row, m in zip(out, problem.mask)
+        ]
+    return out
+
+
+def _jacobian(
+    a: DecimalMatrix, g: DecimalMatrix, r_a: DecimalMatrix, r_g: DecimalMatrix
+) -> DecimalMatrix:
+    out = []
+    for a_row, g_row, ra_row, rg_row in zip(a, g, r_a, r_g):
+        inner = sum((x * y for x, y in zip(a_row, g_row)), ZERO)
+        spread = sum(
+            (ra * abs(y) + abs(x) * rg for x, y, ra, rg in zip(a_row, g_row, ra_row, rg_row)), ZERO
+        )
+        out.append(
+            [
+                ra * abs(y - inner) + abs(x) * (rg + spread)
+                for x, y, ra, rg in zip(a_row, g_row, ra_row, rg_row)
+            ]
+        )
+    return out
+
+
+def _radius(
+    spec: StepSpec,
+    values: Mapping[str, DecimalMatrix],
+    radius: Mapping[str, DecimalMatrix],
+    own: DecimalMatrix,
+    problem: Problem,
+) -> DecimalMatrix:
+    args = [values[o] for o in spec.operands]
+    rads = [radius.get(o) or _zeros(len(v), len(v[0])) for o, v in zip(spec.operands, args)]
+    kind = spec.kind
+    if kind in (Kind.PRODUCT, Kind.WEIGHTED_SUM, Kind.SUM_OF_PRODUCTS):
+        out = _product(spec, args, rads)
+    elif kind == Kind.SCALE:
+        c = abs(evaluate(spec.divisor, 30)) if spec.divisor is not None else Decimal(1)
+        out = [[r / c for r in row] for row in rads[0]]
+    elif kind == Kind.MASK:
+        assert problem.mask is not None
+        out = [
+            [r if keep else ZERO for r, keep in zip(row, m)]
+            for row, m in zip(rads[0], problem.mask)
+        ]
+    elif kind == Kind.SOFTMAX:
+        return _softmax(spec, args[0], own, rads[0], problem)
+    elif kind == Kind.CONCAT:
+        out = [[x for block in blocks for x in block] for blocks in zip(*rads)]
+    elif kind in (Kind.COPY, Kind.DIFFERENCE):
+        out = [list(r) for r in rads[0]]
+    elif kind == Kind.COLUMNS:
+        assert spec.columns is not None
+        out = [row[spec.columns[0] : spec.columns[1]] for row in rads[0]]
+    elif kind == Kind.JACOBIAN:
+        out = _jacobian(args[0], args[1], rads[0], rads[1])
+    else:  # given matrices are exact
+        out = _zeros(len(own), len(own[0]))
+    if spec.transposed:
+        out = _t(out)
+    return out
+
+
+def radii(
+    problem: Problem,
+    plan: Plan,
+    values: Mapping[str, DecimalMatrix],
+    inputs: Mapping[str, DecimalMatrix],
+    until: str,
+) -> DecimalMatrix:
+    """How far ``until`` may move when the steps of ``inputs`` are off by their radii.
+
+    ``values`` are every step's values under ``plan`` (with the student's answers in
+    place); ``inputs`` the radius of each entry the student wrote rounded.
+    """
+    radius: dict[str, DecimalMatrix] = {}
+    for spec in plan.specs:
+        if spec.id in inputs:
+            radius[spec.id] = [list(r) for r in inputs[spec.id]]
+        elif any(o in radius for o in spec.operands):
+            radius[spec.id] = _radius(spec, values, radius, values[spec.id], problem)
+        if spec.id == until:
+            break
+    found = radius.get(until)
+    if found is None:
+        rows = values[until]
+        return _zeros(len(rows), len(rows[0]))
+    return found

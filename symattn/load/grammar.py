@@ -1,0 +1,299 @@
+r"""The one grammar of values, for problem files and for answers: text → a syntax tree.
+
+A tiny tokenizer and a precedence-climbing parser read what people write — never
+``eval``, never ``sympify``.  The tree is then read by :mod:`.values` (a problem entry:
+exact, products and quotients only) or by :mod:`.readings` (a student's answer: any
+number, with the precision it was written to).
+
+Written forms (the answers profile accepts all; the problem profile the exact ones):
+
+* numbers ``3``, ``0.107``, ``.5``, ``6.3379e-02``; in answers a decimal comma ``1,41``;
+* ``+ - − * / · × ⋅ ^ **``, brackets ``( )`` and ``{ }``, implicit products ``2√2``;
+* roots ``sqrt(2)``, ``√2``, ``√(2/3)``, ``\sqrt{2}``; ``\frac{a}{b}`` (``\dfrac``, ``\tfrac``);
+* powers ``x^2``, ``2^(1/2)``, ``10^-2``, superscripts ``10⁻²``, ``x²``;
+* in answers: ``e``, ``e^x``, ``exp(x)``, ``\exp``, a percent sign ``10.7%``, a leading
+  ``≈``, and ``∞``, ``inf``, ``oo``, ``\infty``.
+
+>>> tree = parse("5√2/2", ANSWER)
+>>> tree.op, type(tree.left.right).__name__
+('/', 'Sqrt')
+>>> parse("0.1070", ANSWER)
+Num(value=Fraction(107, 1000), places=4, exponent=0, pos=1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Union
+
+from .lexer import Profile, Token, ValueSyntaxError, tokens
+
+__all__ = [
+    "ANSWER",
+    "MAX_DECIMAL_EXPONENT",
+    "MAX_VALUE_LENGTH",
+    "PROBLEM",
+    "BinOp",
+    "Euler",
+    "Exp",
+    "Infinity",
+    "Name",
+    "Neg",
+    "Node",
+    "Num",
+    "Percent",
+    "Pow",
+    "Profile",
+    "Sqrt",
+    "ValueSyntaxError",
+    "exact_decimal",
+    "parse",
+]
+
+#: Longest string accepted as one value (a guard against absurd input).
+MAX_VALUE_LENGTH = 200
+#: Largest |exponent| of a decimal such as 1e300 (keeps numbers sane).
+MAX_DECIMAL_EXPONENT = 100
+
+
+PROBLEM = Profile.PROBLEM
+ANSWER = Profile.ANSWER
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number as written: its exact value, the decimal places written (None for an
+    integer) and the power of ten of scientific notation."""
+
+    value: Fraction
+    places: int | None
+    exponent: int
+    pos: int
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str
+    pos: int
+
+
+@dataclass(frozen=True)
+class Neg:
+    arg: Node
+    pos: int
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # + - * /
+    left: Node
+    right: Node
+    pos: int
+
+
+@dataclass(frozen=True)
+class Pow:
+    base: Node
+    exponent: Node
+    pos: int
+
+
+@dataclass(frozen=True)
+class Sqrt:
+    arg: Node
+    pos: int
+
+
+@dataclass(frozen=True)
+class Exp:
+    arg: Node
+    pos: int
+
+
+@dataclass(frozen=True)
+class Euler:
+    pos: int
+
+
+@dataclass(frozen=True)
+class Infinity:
+    pos: int
+
+
+@dataclass(frozen=True)
+class Percent:
+    arg: Node
+    pos: int
+
+
+Node = Union[Num, Name, Neg, BinOp, Pow, Sqrt, Exp, Euler, Infinity, Percent]
+
+# -- the parser ------------------------------------------------------------------------------
+
+#: How tightly each binary operator binds.
+_BINDING = {"+": 10, "-": 10, "*": 20, "/": 20}
+_NEGATION = 25
+_POWER = 30
+#: Tokens that may follow a factor without a sign between them: 2√2, 5\sqrt{2}, 3(1/2).
+_IMPLICIT = ("√", "sqrt", "frac", "(", "{")
+
+
+class _Parser:
+    def __init__(self, text: str, profile: Profile) -> None:
+        self.profile = profile
+        self.tokens = tokens(text, profile)
+        self.index = 0
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def take(self) -> Token:
+        token = self.peek()
+        if token is None:
+            raise ValueSyntaxError("value ends too early")
+        self.index += 1
+        return token
+
+    def expect(self, op: str) -> None:
+        token = self.take()
+        if not (token.kind == "op" and token.text == op):
+            raise ValueSyntaxError(f"expected {op!r} at position {token.pos}, found {token.text!r}")
+
+    def parse(self) -> Node:
+        if not self.tokens:
+            raise ValueSyntaxError("empty value")
+        node = self.expression(0)
+        extra = self.peek()
+        if extra is not None:
+            raise ValueSyntaxError(f"unexpected {extra.text!r} at position {extra.pos}")
+        return node
+
+    def implicit(self, token: Token) -> bool:
+        """A factor follows with no sign: 2√2, 5\\sqrt{2}, 2e^x (an adjacent name)."""
+        if token.kind == "op":
+            return token.text in _IMPLICIT
+        return token.kind == "name" and not token.spaced and self.profile is ANSWER
+
+    def expression(self, floor: int) -> Node:
+        left = self.unary()
+        while (token := self.peek()) is not None:
+            if token.kind == "op" and token.text in _BINDING:
+                binding = _BINDING[token.text]
+                if binding <= floor:
+                    break
+                self.take()
+                left = BinOp(token.text, left, self.expression(binding), token.pos)
+            elif self.implicit(token) and _BINDING["*"] > floor:
+                left = BinOp("*", left, self.expression(_BINDING["*"]), token.pos)
+            else:
+                break
+        return left
+
+    def unary(self) -> Node:
+        token = self.peek()
+        if token is not None and token.kind == "op" and token.text in ("+", "-"):
+            self.take()
+            inner = self.expression(_NEGATION)
+            return inner if token.text == "+" else Neg(inner, token.pos)
+        return self.power()
+
+    def power(self) -> Node:
+        base = self.postfix(self.atom())
+        token = self.peek()
+        if token is not None and token.kind == "op" and token.text == "^":
+            self.take()
+            return Pow(base, self.exponent(), token.pos)
+        if token is not None and token.kind == "sup":
+            self.take()
+            return Pow(base, _number(token.text.lstrip("+"), token.pos), token.pos)
+        return base
+
+    def exponent(self) -> Node:
+        """What follows ^: a signed number, a bracket, or a factor (right-associative)."""
+        token = self.peek()
+        if token is not None and token.kind == "op" and token.text in ("+", "-"):
+            self.take()
+            inner = self.power()
+            return inner if token.text == "+" else Neg(inner, token.pos)
+        return self.power()
+
+    def postfix(self, node: Node) -> Node:
+        token = self.peek()
+        while token is not None and token.kind == "op" and token.text == "%":
+            self.take()
+            node = Percent(node, token.pos)
+            token = self.peek()
+        return node
+
+    def group(self, close: str) -> Node:
+        node = self.expression(0)
+        self.expect(close)
+        return node
+
+    def atom(self) -> Node:
+        token = self.take()
+        if token.kind == "num":
+            return _number(token.text, token.pos)
+        if token.kind == "op":
+            if token.text == "(":
+                return self.group(")")
+            if token.text == "{":
+                return self.group("}")
+            if token.text in ("√", "sqrt"):
+                return Sqrt(self.postfix(self.atom()), token.pos)
+            if token.text == "frac":
+                self.expect("{")
+                num = self.group("}")
+                self.expect("{")
+                return BinOp("/", num, self.group("}"), token.pos)
+            if token.text == "exp":
+                return Exp(self.postfix(self.atom()), token.pos)
+            if token.text == "inf":
+                return Infinity(token.pos)
+        if token.kind == "name":
+            return self.named(token)
+        raise ValueSyntaxError(f"unexpected {token.text!r} at position {token.pos}")
+
+    def named(self, token: Token) -> Node:
+        name = token.text
+        answer = self.profile is ANSWER
+        if name == "sqrt":
+            self.expect("(")
+            return Sqrt(self.group(")"), token.pos)
+        if answer and name == "exp":
+            self.expect("(")
+            return Exp(self.group(")"), token.pos)
+        if answer and name == "e":
+            return Euler(token.pos)
+        if answer and name.lower() in ("inf", "infinity", "oo"):
+            return Infinity(token.pos)
+        return Name(name, token.pos)
+
+
+def exact_decimal(text: str) -> Fraction:
+    """A decimal read exactly, refused when its size is absurd (|exponent| > 100)."""
+    value = Decimal(text)
+    if not value.is_finite():
+        raise ValueSyntaxError(f"{text} is not a finite number")
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and abs(exponent) > MAX_DECIMAL_EXPONENT + 30:
+        raise ValueSyntaxError(f"{text} is out of range")
+    if value != 0 and abs(value.adjusted()) > MAX_DECIMAL_EXPONENT:
+        raise ValueSyntaxError(f"{text} is out of range (|exponent| > {MAX_DECIMAL_EXPONENT})")
+    return Fraction(value)
+
+
+def _number(text: str, pos: int) -> Num:
+    value = exact_decimal(text)  # refuses absurd sizes before anything else is computed
+    mantissa, _, power = text.lower().partition("e")
+    places = len(mantissa.partition(".")[2]) if "." in mantissa else None
+    return Num(value, places, int(power) if power else 0, pos)
+
+
+def parse(text: str, profile: Profile = PROBLEM) -> Node:
+    """The syntax tree of ``text`` (one value) under ``profile``."""
+    if len(text) > MAX_VALUE_LENGTH:
+        raise ValueSyntaxError(f"value longer than {MAX_VALUE_LENGTH} characters")
+    return _Parser(text, profile).parse()

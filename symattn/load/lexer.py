@@ -1,0 +1,123 @@
+"""The tokens of the value grammar: numbers, names, operators, LaTeX commands.
+
+>>> [t.text for t in tokens("5√2/2", Profile.ANSWER)]
+['5', '√', '2', '/', '2']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["Profile", "Token", "ValueSyntaxError", "tokens"]
+
+
+class ValueSyntaxError(ValueError):
+    """A value that the grammar does not accept; the message says why."""
+
+
+class Profile(Enum):
+    """What a value may be: an entry of a problem file, or a student's answer."""
+
+    PROBLEM = "problem"
+    ANSWER = "answer"
+
+
+
+
+_NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_COMMA_NUMBER = re.compile(r"[0-9]+,[0-9]+(?![0-9]*,)")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
+_SUPERSCRIPTS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+_DOUBLE_STAR = re.compile(r"\*\*")
+_COMMAND = re.compile(r"\\([A-Za-z]+|[,;! ])")
+_SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_OPERATORS = {
+    "**": "^",
+    "^": "^",
+    "*": "*",
+    "·": "*",
+    "⋅": "*",
+    "×": "*",
+    "/": "/",
+    "÷": "/",
+    "+": "+",
+    "-": "-",
+    "−": "-",
+    "(": "(",
+    ")": ")",
+    "{": "{",
+    "}": "}",
+    "√": "√",
+    "%": "%",
+    "∞": "inf",
+}
+#: LaTeX commands: what each one is (a token, or nothing at all).
+_COMMANDS = {
+    "frac": "frac",
+    "dfrac": "frac",
+    "tfrac": "frac",
+    "sqrt": "sqrt",
+    "cdot": "*",
+    "times": "*",
+    "div": "/",
+    "infty": "inf",
+    "exp": "exp",
+    "left": "",
+    "right": "",
+    ",": "",
+    ";": "",
+    "!": "",
+    " ": "",
+    "quad": "",
+    "mathrm": "",
+    "operatorname": "",
+}
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # num | name | op | sup (a superscript exponent)
+    text: str
+    pos: int  # 1-based
+    spaced: bool  # whitespace before it
+
+
+def tokens(text: str, profile: Profile) -> list[Token]:
+    out: list[Token] = []
+    pos, spaced = 0, False
+    answer = profile is Profile.ANSWER
+    while pos < len(text):
+        ch = text[pos]
+        if ch.isspace():
+            pos, spaced = pos + 1, True
+            continue
+        start = pos + 1
+        if answer and (m := _COMMA_NUMBER.match(text, pos)):
+            out.append(Token("num", m.group().replace(",", "."), start, spaced))
+        elif m := _NUMBER.match(text, pos):
+            out.append(Token("num", m.group(), start, spaced))
+        elif m := _NAME.match(text, pos):
+            out.append(Token("name", m.group(), start, spaced))
+        elif m := _SUPERSCRIPTS.match(text, pos):
+            out.append(Token("sup", m.group().translate(_SUPER_DIGITS), start, spaced))
+        elif m := _DOUBLE_STAR.match(text, pos):
+            out.append(Token("op", "^", start, spaced))
+        elif ch == "\\" and (m := _COMMAND.match(text, pos)):
+            command = m.group(1)
+            if command not in _COMMANDS or (not answer and command in ("exp", "infty")):
+                raise ValueSyntaxError(f"unknown LaTeX command \\{command} at position {start}")
+            if _COMMANDS[command]:
+                out.append(Token("op", _COMMANDS[command], start, spaced))
+        elif ch in _OPERATORS and (answer or ch not in "%∞÷"):
+            out.append(Token("op", _OPERATORS[ch], start, spaced))
+            pos, spaced = pos + 1, False
+            continue
+        elif answer and ch in "≈~" and not out:  # "≈ 0.107": the value as written
+            pos, spaced = pos + 1, True
+            continue
+        else:
+            raise ValueSyntaxError(f"unexpected character {ch!r} at position {start}")
+        pos, spaced = m.end(), False
+    return out
