@@ -142,7 +142,7 @@ def _grid(raw: object, rows: int, cols: int) -> Grid | str:
 def _row(raw: object, cols: int) -> tuple[Given | None, ...] | str:
     if isinstance(raw, str):
         try:
-            split = split_matrix(raw if raw.strip().startswith("[") else f"[{raw}]")
+            split = split_matrix(raw)
         except ValueError as exc:
             return str(exc)
         raw = split[0] if len(split) == 1 else split

@@ -1,0 +1,249 @@
+"""Answers as students really write them: every written form, in every answers format.
+
+The problem is the seed example (我 爱, √2 scale): a₁,₁ = e^√2/(e^√2 + e^(5√2/2)) ≈
+0.107042 and s′₁,₁ = √2.  Each form is written in an answers file of each format (JSON,
+TOML, CSV) and must be read with the tolerance the contract states.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import symattn
+from symattn.check import check
+from symattn.cli import main
+from symattn.examples import example_path
+from symattn.load.readings import read_answer
+from symattn.numbers import round_half_away
+
+SEED = example_path("seed")
+KEY = symattn.derive(SEED)
+A11 = KEY.step("weights").values[0][0]  # 0.107042…
+S11 = KEY.step("scaled_scores").values[0][0]  # √2
+
+
+def _write(tmp_path: Path, fmt: str, step: str, value: str) -> Path:
+    """``value`` as entry (1, 1) of ``step``, in an answers file of format ``fmt``."""
+    path = tmp_path / f"answers.{fmt}"
+    if fmt == "json":
+        path.write_text(json.dumps({f"{step}[1,1]": value}, ensure_ascii=False), encoding="utf-8")
+    elif fmt == "toml":
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        path.write_text(f'"{step}[1,1]" = "{escaped}"\n', encoding="utf-8")
+    else:
+        out = io.StringIO()
+        csv.writer(out).writerows([["step", "row", "col", "value"], [step, 1, 1, value]])
+        path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def _status(tmp_path: Path, fmt: str, step: str, value: str, *extra: str) -> str:
+    path = _write(tmp_path, fmt, step, value)
+    buffer = io.StringIO()
+    import contextlib
+
+    with contextlib.redirect_stdout(buffer):
+        status = main(["check", str(SEED), str(path), "--format", "json", *extra])
+    assert status in (0, 1)
+    steps = {s["id"]: s for s in json.loads(buffer.getvalue())["steps"]}
+    (entry,) = steps[step]["entries"]
+    return str(entry["status"])
+
+
+FORMATS = ("json", "toml", "csv")
+
+#: (step, written, status): right and wrong ways to write a₁,₁ ≈ 0.1070 and s′₁,₁ = √2.
+WRITTEN = [
+    ("weights", "0.1070", "ok"),
+    ("weights", ".107", "ok"),
+    ("weights", "0,107", "ok"),  # decimal comma
+    ("weights", "≈0.107", "ok"),
+    ("weights", " 0.107 ", "ok"),
+    ("weights", "1.07e-1", "ok"),
+    ("weights", "1.0704E-1", "ok"),
+    ("weights", "1.07×10^-1", "ok"),
+    ("weights", "1.07·10⁻¹", "ok"),
+    ("weights", "10.7%", "ok"),
+    ("weights", "10.70%", "ok"),
+    ("weights", "e^(√2)/(e^(√2)+e^(5√2/2))", "ok"),
+    ("weights", "exp(sqrt(2))/(exp(sqrt(2)) + exp(5*sqrt(2)/2))", "ok"),
+    ("weights", r"\dfrac{e^{\sqrt{2}}}{e^{\sqrt{2}}+e^{5\sqrt{2}/2}}", "ok"),
+    ("weights", r"\frac{e^{\sqrt{2}}}{e^{\sqrt{2}} + e^{\frac{5\sqrt{2}}{2}}}", "ok"),
+    ("weights", "1/(1 + e^(3√2/2))", "ok"),  # the same number, another closed form
+    ("weights", "0.1", "ok"),  # one place: one unit of the last place
+    ("weights", "0.12", "wrong"),
+    ("weights", "0.1080", "wrong"),
+    ("weights", "3/28", "wrong"),  # exact and close: read as exact
+    ("weights", "6.3379e-02", "wrong"),  # the unscaled weight
+    ("weights", "oops", "invalid"),
+    ("weights", "1/0", "invalid"),
+    ("scaled_scores", "√2", "ok"),
+    ("scaled_scores", "2/√2", "ok"),
+    ("scaled_scores", "sqrt(2)", "ok"),
+    ("scaled_scores", "2^(1/2)", "ok"),
+    ("scaled_scores", r"\sqrt{2}", "ok"),
+    ("scaled_scores", "1,41", "ok"),
+    ("scaled_scores", "1.414", "ok"),
+    ("scaled_scores", "1.4142", "ok"),
+    ("scaled_scores", "1.41", "ok"),
+    ("scaled_scores", "1.43", "wrong"),
+    ("scaled_scores", "7/5", "wrong"),
+    ("scaled_scores", "2√2", "wrong"),
+    ("scaled_scores", "−√2", "wrong"),
+]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(("step", "written", "status"), WRITTEN)
+def test_written_forms(tmp_path: Path, fmt: str, step: str, written: str, status: str) -> None:
+    assert _status(tmp_path, fmt, step, written) == status
+
+
+@pytest.mark.parametrize(
+    ("written", "places", "status"),
+    [
+        ("0.1", 4, "too_coarse"),
+        ("0.107", 4, "too_coarse"),
+        ("0.1070", 4, "ok"),
+        ("0.10704", 4, "ok"),
+        ("0.1070", 2, "ok"),
+        ("10.7%", 4, "too_coarse"),  # 0.107: three places
+        ("1.0704e-1", 4, "ok"),  # 0.10704: five places
+        ("e^(√2)/(e^(√2)+e^(5√2/2))", 4, "ok"),  # exact: no places needed
+        ("0.5", 4, "wrong"),  # wrong whatever its places
+    ],
+)
+def test_required_places(tmp_path: Path, written: str, places: int, status: str) -> None:
+    assert _status(tmp_path, "json", "weights", written, "--places", str(places)) == status
+
+
+def test_places_from_the_problem_file(tmp_path: Path) -> None:
+    problem = tmp_path / "p.toml"
+    problem.write_text(SEED.read_text(encoding="utf-8") + "\nplaces = 4\n", encoding="utf-8")
+    result = check(problem, {"weights[1,1]": "0.11", "weights[1,2]": "0.8930"})
+    statuses = [e.status for e in result.steps[0].entries]
+    assert statuses == ["too_coarse", "ok"]
+    assert "4 decimal places" in (result.steps[0].entries[0].message or "")
+    assert result.exit_status == 1
+
+
+def test_an_exact_answer_near_the_key_says_it_was_read_as_exact() -> None:
+    result = check(KEY, {"weights[1,1]": "3/28"})
+    (entry,) = result.steps[0].entries
+    assert entry.status == "wrong"
+    assert entry.message is not None and "exact value" in entry.message
+    assert "exp(sqrt(2))" in entry.message and "0.1070" in entry.message
+    assert entry.message_zh is not None and "精确" in entry.message_zh
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        r"\begin{bmatrix} 0.1070 & 0.8930 \\ 0.9717 & 0.0283 \end{bmatrix}",
+        r"\left[\begin{matrix} 0.1070 & 0.8930 \\ 0.9717 & 0.0283 \end{matrix}\right]",
+        r"\begin{pmatrix} 0.1070 & 0.8930 \\ 0.9717 & 0.0283 \end{pmatrix}",
+        r"\begin{array}{cc} 0.1070 & 0.8930 \\ 0.9717 & 0.0283 \end{array}",
+        "[[0.1070, 0.8930], [0.9717, 0.0283]]",
+        "[[0.1070,0.8930],[0.9717,0.0283]]",
+        "0.1070 0.8930; 0.9717 0.0283",
+        "0,1070 0,8930\n0,9717 0,0283",
+        "0.1070, 0.8930; 0.9717, 0.0283",
+    ],
+)
+def test_whole_matrix_strings(written: str) -> None:
+    result = check(KEY, {"weights": written})
+    assert result.verdict == "correct", result.to_json()
+    assert len(result.steps[0].entries) == 4
+
+
+def test_one_row_and_one_entry_can_be_answered_alone() -> None:
+    """The seed's own "以我为例计算 b1": only the first output row."""
+    result = check(KEY, {"output[1]": ["1.89", "2.45"]})
+    (step,) = result.steps
+    assert step.id == "output" and step.status == "partial" and len(step.entries) == 2
+    assert check(KEY, {"output[1]": "1.89 2.45"}).verdict == "correct"
+    assert check(KEY, {"weights[2,1]": "0.9717"}).verdict == "correct"
+    wrong = check(KEY, {"weights[2,1]": "0.0283"})
+    assert wrong.verdict == "incorrect" and wrong.steps[0].entries[0].index == (2, 1)
+
+
+def test_a_csv_answers_file(tmp_path: Path) -> None:
+    path = tmp_path / "answers.csv"
+    path.write_text(
+        'step,row,col,value\nscores,1,1,2\nscores,1,2,5\nweights,1,1,"0,1070"\nweights,1,2,0.8930\n',
+        encoding="utf-8",
+    )
+    result = check(KEY, str(path))
+    assert result.verdict == "correct"
+    assert [len(s.entries) for s in result.steps] == [2, 2]
+
+
+def test_minus_infinity_in_every_spelling() -> None:
+    key = symattn.derive(example_path("causal"))
+    for written in ("-inf", "−∞", "-oo", r"-\infty", "-∞"):
+        result = check(key, {"masked_scores[1,2]": written})
+        assert result.verdict == "correct", written
+
+
+def test_one_unreadable_entry_leaves_the_rest_marked(tmp_path: Path) -> None:
+    result = check(KEY, {"weights": [["oops", "0.8930"], ["0.9717", "0.0283"]]})
+    statuses = [e.status for e in result.steps[0].entries]
+    assert statuses == ["invalid", "ok", "ok", "ok"]
+    assert result.exit_status == 1
+    message = result.steps[0].entries[0].message or ""
+    assert "oops" in message and "could not be read" in message
+
+
+# -- the tolerance rule as a property --------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(places=st.integers(1, 8), offset=st.integers(-30, 30))
+def test_any_decimal_within_one_unit_is_accepted_and_no_other(places: int, offset: int) -> None:
+    """Write a₁,₁ to ``places`` places, then move it ``offset`` tenths of a unit: accepted
+    exactly when it stays within one unit of its last place."""
+    unit = Fraction(1, 10**places)
+    written = Fraction(Decimal(round_half_away(A11, places))) + unit * offset / 10
+    text = round_half_away(written, places + 1)
+    value = Fraction(Decimal(text))
+    within = abs(value - Fraction(A11)) <= Fraction(1, 10 ** (places + 1))
+    assert read_answer(text).radius == Decimal(1).scaleb(-(places + 1))
+    result = check(KEY, {"weights[1,1]": text})
+    assert (result.verdict == "correct") == within, (text, float(A11))
+
+
+@settings(max_examples=100, deadline=None)
+@given(places=st.integers(1, 6), exponent=st.integers(-3, 3))
+def test_scientific_notation_takes_its_tolerance_from_the_mantissa(
+    places: int, exponent: int
+) -> None:
+    value = Fraction(A11)
+    mantissa = value / Fraction(10) ** exponent
+    text = f"{round_half_away(mantissa, places)}e{exponent:+d}"
+    reading = read_answer(text)
+    assert reading.radius == Decimal(1).scaleb(exponent - places)
+    assert check(KEY, {"weights[1,1]": text}).verdict == "correct", text
+
+
+def test_readings_are_never_eval(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import builtins
+
+    def forbidden(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("eval called")
+
+    monkeypatch.setattr(builtins, "eval", forbidden)
+    target = tmp_path / "pwned"
+    for text in (f"__import__('os').system('touch {target}')", "exec('1')", "[x for x in '1']"):
+        result = check(KEY, {"weights[1,1]": text})
+        assert result.steps[0].entries[0].status == "invalid"
+    assert not target.exists()
