@@ -21,7 +21,7 @@ from ..render.text import line_text, width
 from ..render.unicode_math import UnicodeMath
 from ..render.walker import title_of
 from ..words import Words, words
-from .diagnose import entry_name
+from .diagnose import entry_name, entry_names
 from .results import CheckResult, StepResult
 
 __all__ = ["mark", "render_feedback_latex", "render_feedback_text", "score_line"]
@@ -70,6 +70,16 @@ def _message(language: Words, english: str | None, chinese: str | None) -> str |
     return chinese if language.lang == "zh" else english
 
 
+def _entry_messages(step: StepResult, language: Words) -> list[tuple[str, str]]:
+    """What is said of single entries, each message once with the entries it is about."""
+    said: dict[str, list[tuple[int, int]]] = {}
+    for e in step.entries:
+        message = _message(language, e.message, e.message_zh)
+        if message:
+            said.setdefault(message, []).append((e.index[0] - 1, e.index[1] - 1))
+    return [(entry_names(language, step.id, cells), message) for message, cells in said.items()]
+
+
 def _derived_lines(
     result: CheckResult, step_id: str, i: int, j: int, digits: int, language: Words
 ) -> list[str]:
@@ -114,10 +124,8 @@ def render_feedback_text(
         for r in rows:
             padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
             out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
-        for e in step.entries:
-            message = _message(w, e.message, e.message_zh)
-            if message:
-                out.append(f"    {entry_name(step.id, e.index[0] - 1, e.index[1] - 1)}: {message}")
+        for names, message in _entry_messages(step, w):
+            out.append("    " + w("feedback.entry_message", names=names, message=message))
         note = _message(w, step.note, step.note_zh)
         if note:
             out.append(f"    {w('feedback.note')} {note}")
@@ -174,11 +182,10 @@ def render_feedback_latex(
                 cells.append(mark(e.status, w, latex=True))
                 body.append(" & ".join(cells) + " \\\\")
             body.append("\\end{tabular}")
-            for e in step.entries:
-                message = _message(w, e.message, e.message_zh)
-                if message:
-                    name = f"${names.entry(step.id, e.index[0] - 1, e.index[1] - 1)}$"
-                    body.append(f"{name}: {latex_message(message)}")
+            for listed, message in _entry_messages(step, w):
+                body.append(
+                    latex_message(w("feedback.entry_message", names=listed, message=message))
+                )
         note = _message(w, step.note, step.note_zh)
         if note:
             body.append(text_escape(f"{w('feedback.note')} {note}"))

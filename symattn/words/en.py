@@ -88,6 +88,7 @@ WORDS: dict[str, str] = {
     "feedback.label.too_coarse": "too few places",
     "feedback.label.invalid": "unreadable",
     "feedback.label.carried": "right from your own numbers",
+    "feedback.entry_message": "{names}: {message}",
     "feedback.hidden": "(the key is hidden)",
     # -- diagnoses: "{entries}" names the entries a diagnosis explains -----------------------
     "list.sep": ", ",

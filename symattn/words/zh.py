@@ -86,6 +86,7 @@ WORDS: dict[str, str] = {
     "feedback.label.too_coarse": "小数位数不够",
     "feedback.label.invalid": "无法读取",
     "feedback.label.carried": "按你自己的数值是对的",
+    "feedback.entry_message": "{names}：{message}",
     "feedback.hidden": "（答案已隐藏）",
     # -- 诊断："{entries}" 列出诊断所解释的分量 ------------------------------------------------
     "list.sep": "、",
