@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from math import isqrt
@@ -30,12 +30,12 @@ from typing import Any
 
 from ..compute import derivation
 from ..compute.exact import FORWARD_RULES
-from ..compute.forward import WORKING_PRECISION, execute
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import load
 from ..numbers import NegInf, rational_value, round_half_away
 from ..plan import Plan, forward_plan
+from ..problem import Matrix
 from ..steps import Kind
 from ..words import LANGUAGES, words
 
@@ -115,23 +115,24 @@ def _prefixes(options: ExerciseOptions) -> list[str]:
 def _nice(key: Derivation, options: ExerciseOptions, bound: int) -> bool:
     """The numbers of a drawn problem are pleasant to work by hand (in every head)."""
     return all(
-        _nice_scores(key, options, bound, p) and _nice_weights(key, p) for p in _prefixes(options)
+        _scores_nice(key.matrices, options, bound, p) and _nice_weights(key, p)
+        for p in _prefixes(options)
     ) and all(any(v for v in row) for row in key.problem.X or ())
 
 
-def _unmasked(key: Derivation, prefix: str, i: int) -> list[int]:
-    masked = f"{prefix}masked_scores"
-    last = key.step(masked) if key.has(masked) else None
-    width = key.step(f"{prefix}scores").shape[1]
-    return [j for j in range(width) if last is None or not isinstance(last.exact[i][j], NegInf)]
+def _unmasked(matrices: Mapping[str, Matrix], prefix: str, i: int) -> list[int]:
+    last = matrices.get(f"{prefix}masked_scores")
+    width = len(matrices[f"{prefix}scores"][0])
+    return [j for j in range(width) if last is None or not isinstance(last[i][j], NegInf)]
 
 
-def _nice_scores(key: Derivation, options: ExerciseOptions, bound: int, prefix: str) -> bool:
+def _scores_nice(
+    matrices: Mapping[str, Matrix], options: ExerciseOptions, bound: int, prefix: str
+) -> bool:
     """Small scaled scores, no two alike in a row (unless ties are allowed)."""
-    scaled = f"{prefix}scaled_scores"
-    source = key.step(scaled if key.has(scaled) else f"{prefix}scores")
-    for i in range(source.shape[0]):
-        row = [rational_value(source.exact[i][j]) for j in _unmasked(key, prefix, i)]
+    source = matrices.get(f"{prefix}scaled_scores", matrices[f"{prefix}scores"])
+    for i in range(len(source)):
+        row = [rational_value(source[i][j]) for j in _unmasked(matrices, prefix, i)]
         if any(v is None or abs(v) > bound for v in row):
             return False
         if not options.allow_ties and len(set(row)) != len(row):
@@ -143,7 +144,7 @@ def _nice_weights(key: Derivation, prefix: str) -> bool:
     """No row's largest weight rounds to 1.0000 (a lone unmasked key is exactly 1)."""
     weights = key.step(f"{prefix}weights")
     for i in range(weights.shape[0]):
-        unmasked = _unmasked(key, prefix, i)
+        unmasked = _unmasked(key.matrices, prefix, i)
         if len(unmasked) > 1:
             top = max(weights.values[i][j] or Decimal(0) for j in unmasked)
             if round_half_away(top, 4) == "1.0000":
@@ -186,14 +187,17 @@ def _before_softmax(plan: Plan) -> Plan:
 
 
 def _quick_nice(data: dict[str, Any], options: ExerciseOptions, bound: int) -> bool:
-    """A cheap first look at the scores, before the whole derivation."""
+    """A cheap first look at the scores, before the whole derivation: the exact rules of
+    the plan up to the softmax, without the high-precision values."""
     if not all(any(row) for row in data["X"]):
         return False
     problem = load(dict(data))
-    scores = execute(
-        _before_softmax(forward_plan(problem)), problem, FORWARD_RULES, WORKING_PRECISION
-    )
-    return all(_nice_scores(scores, options, bound, p) for p in _prefixes(options))
+    plan = _before_softmax(forward_plan(problem))
+    matrices = {name: source.take(problem) for name, source in plan.inputs}
+    for spec in plan.specs:
+        args = [matrices[o] for o in spec.operands]
+        matrices[spec.id] = FORWARD_RULES[spec.kind](spec, args, problem)
+    return all(_scores_nice(matrices, options, bound, p) for p in _prefixes(options))
 
 
 def _signature(data: dict[str, Any]) -> str:

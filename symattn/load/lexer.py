@@ -24,8 +24,6 @@ class Profile(Enum):
     ANSWER = "answer"
 
 
-
-
 _NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _COMMA_NUMBER = re.compile(r"[0-9]+,[0-9]+(?![0-9]*,)")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
