@@ -51,12 +51,15 @@ def _titled(exercise: Exercise, lang: str) -> Derivation:
     return exercise.key.titled(words(lang)("exercise.key", title=exercise.data["title"]))
 
 
-def answers_json(key: Derivation) -> dict[str, list[list[str]]]:
-    """The correct answers as an answers file: exact fractions, else 4 decimal places."""
+def answers_json(
+    key: Derivation, places: int = 4, steps: list[str] | None = None
+) -> dict[str, list[list[str]]]:
+    """The correct answers as an answers file: exact fractions, else ``places`` decimals.
+
+    ``steps`` are the steps the sheet asks for (default: every answer step but X)."""
     out: dict[str, list[list[str]]] = {}
-    for step_id in answer_steps(key):
-        if step_id == "X":
-            continue
+    asked = steps if steps is not None else [s for s in answer_steps(key) if s != "X"]
+    for step_id in asked:
         step = key.step(step_id)
         rows = []
         for i, row in enumerate(step.exact):
@@ -68,7 +71,7 @@ def answers_json(key: Derivation) -> dict[str, list[list[str]]]:
                 elif exact is not None:
                     cells.append(fraction_str(exact))
                 else:
-                    cells.append(step.decimal_str(i, j, 4) or "")
+                    cells.append(step.decimal_str(i, j, places) or "")
             rows.append(cells)
         out[step_id] = rows
     return out
