@@ -1,0 +1,179 @@
+"""Feedback on a checked hand calculation as one self-contained HTML page.
+
+The page shows the verdict; then, for each answered step under its title, every entry
+with what was given, what the key says and ✓ or ✗; the step's status, the error carried
+forward, the diagnosis in the chosen language, and for the first wrong step the
+derivation of its first wrong entry, written by the derivation's own walk.  It shares
+its shell, style sheet and MathML with the derivation page (:mod:`symattn.render.html`).
+
+With ``show_key=False`` the page leaves out the key: no expected values, no derived
+entry, and a slip is named without its right value.
+
+Entries and steps carry ``data-step``, ``data-row``, ``data-col`` (1-based) and
+``data-status``; each diagnosis ``data-diagnosis`` (its id), for tests and scripts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..printing import Notation
+from ..render.blocks import Display
+from ..render.html import display_html, inline_html, message_html
+from ..render.html_page import esc, page
+from ..render.kinds import step_blocks
+from ..render.math import Line, Name, Sub, Sym
+from ..render.tex import TexPrinter
+from ..render.walker import title_of
+from ..words import Words, words
+from .marking import entry_name
+from .results import CheckResult, Diagnosis, EntryResult, StepResult
+
+__all__ = ["render_feedback_html"]
+
+#: The mark of an entry by its status (today ok or wrong; more may come).
+MARKS = {"ok": "✓", "wrong": "✗", "too_coarse": "≈", "invalid": "?", "carried": "↪"}
+
+
+def entry_status(entry: EntryResult) -> str:
+    """``ok`` or ``wrong`` (or the entry's own finer status, when it has one)."""
+    status = getattr(entry, "status", None)
+    return status if isinstance(status, str) else ("ok" if entry.ok else "wrong")
+
+
+def _step_title(result: CheckResult, step_id: str, w: Words) -> str:
+    return title_of(result.derivation.step(step_id), w)
+
+
+def _first_wrong(step: StepResult) -> tuple[int, int] | None:
+    for e in step.entries:
+        if not e.ok:
+            return e.index[0] - 1, e.index[1] - 1
+    return None
+
+
+def _derived(
+    result: CheckResult, step_id: str, i: int, j: int, w: Words, printer: TexPrinter
+) -> str:
+    """The key's own lines for entry (i, j), as the derivation writes them (with the sum
+    Σᵢ that a softmax line names)."""
+    wanted = (Name(step_id, i, j), Sub(Sym("Sigma"), str(i + 1)))
+    lines: list[Line] = []
+    for block in step_blocks(result.derivation, step_id, i, w, printer.digits):
+        if isinstance(block, Display):
+            lines += [line for line in block.lines if line.lhs in wanted]
+    if not lines:
+        return ""
+    return f"<p>{esc(w('feedback.derivation'))}</p>" + display_html(Display(tuple(lines)), printer)
+
+
+def _note(result: CheckResult, note: str, w: Words) -> str | None:
+    """A step's note in ``w``'s language with step titles, read back from the English
+    sentence the marking wrote (None when it cannot be: the English is not shown in
+    another language)."""
+    english = words("en")
+    for key in ("note.rounded", "note.carried"):
+        pattern = re.escape(english(key, steps="\x00")).replace("\x00", "(.+)")
+        match = re.fullmatch(pattern, note)
+        ids = match.group(1).split(", ") if match else []
+        if ids and all(result.derivation.has(i) for i in ids):
+            titles = w("html.list_join").join(_step_title(result, i, w) for i in ids)
+            return w(key, steps=titles)
+    return note if w.lang == "en" else None
+
+
+def _message(d: Diagnosis, step: StepResult, w: Words, show_key: bool) -> str:
+    """The diagnosis in ``w``'s language, without the step it is already under."""
+    if d.id == "arithmetic_slip" and not show_key:  # its sentence names the right values
+        names = ", ".join(
+            entry_name(step.id, e.index[0] - 1, e.index[1] - 1) for e in step.entries if not e.ok
+        )
+        return w("feedback.slip_hidden", entries=names)
+    message = d.message_zh if w.lang == "zh" else d.message
+    prefix = w("diagnosis.at", step=step.id)
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
+def _entries(step: StepResult, w: Words, printer: TexPrinter, show_key: bool) -> str:
+    heads = [w("feedback.entry"), w("feedback.given")]
+    if show_key:
+        heads.append(w("feedback.expected"))
+    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in heads)
+    rows = []
+    for e in step.entries:
+        i, j = e.index
+        status = entry_status(e)
+        name = inline_html(printer.notation.entry(step.id, i - 1, j - 1))
+        expected = f"<td>{esc(e.expected)}</td>" if show_key else ""
+        css = "ok" if status == "ok" else "bad"
+        label = esc(w(f"html.mark.{status}") if w.has(f"html.mark.{status}") else status)
+        rows.append(
+            f'<tr data-step="{esc(step.id)}" data-row="{i}" data-col="{j}" '
+            f'data-status="{esc(status)}"><td>{name}</td><td>{esc(e.given)}</td>{expected}'
+            f'<td class="{css}" title="{label}">{MARKS.get(status, "·")}'
+            f'<span class="vh"> {label}</span></td></tr>'
+        )
+    return (
+        f'<div class="scroll"><table class="entries"><thead><tr>{head}<td></td></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _step(
+    result: CheckResult, step: StepResult, w: Words, printer: TexPrinter, show_key: bool
+) -> str:
+    first = step.id == result.first_error
+    good = step.status in ("correct", "partial")
+    mark = "✓" if good else ("✗" if step.entries else "·")
+    status_key = f"feedback.{step.status}"
+    status = w(status_key) if w.has(status_key) else step.status
+    badge = f'<span class="badge {"ok" if good else "bad"}">{mark} {esc(status)}</span>'
+    flag = f' <span class="bad">{esc(w("html.first_error"))}</span>' if first else ""
+    out = [
+        f'<section id="check-{esc(step.id)}" class="step{" first" if first else ""}" '
+        f'data-step="{esc(step.id)}" data-status="{esc(step.status)}">',
+        f"<h2>{esc(_step_title(result, step.id, w))} {badge}{flag}</h2>",
+    ]
+    if step.carried_forward:
+        out.append(f'<p class="muted">{esc(w("feedback.carried"))}</p>')
+    if step.entries:
+        out.append(_entries(step, w, printer, show_key))
+    note = _note(result, step.note, w) if step.note else None
+    if note:
+        out.append(f"<p>{esc(w('feedback.note'))} {message_html(note)}</p>")
+    for d in step.diagnosis:
+        message = message_html(_message(d, step, w, show_key))
+        out.append(
+            f'<div class="diagnosis" data-diagnosis="{esc(d.id)}"><strong>'
+            f"{esc(w('feedback.diagnosis'))}</strong> {message}</div>"
+        )
+    wrong = _first_wrong(step)
+    if first and wrong is not None and show_key:
+        out.append(_derived(result, step.id, *wrong, w, printer))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def render_feedback_html(
+    result: CheckResult,
+    lang: str = "en",
+    notation: str = "matrix",
+    digits: int = 4,
+    show_key: bool = True,
+) -> str:
+    """The feedback page of one checked answers file, in ``lang``."""
+    w = words(lang)
+    printer = TexPrinter(Notation.build(notation, result.derivation.problem.renames), digits)
+    if result.first_error is None:
+        verdict = w("feedback.verdict_correct")
+    else:
+        verdict = w("feedback.verdict_incorrect", step=_step_title(result, result.first_error, w))
+    body = [
+        f'<p class="sub">{esc(w("feedback.title", source=result.source))}</p>',
+        f'<p class="verdict {"ok" if result.first_error is None else "bad"}" '
+        f'data-verdict="{esc(result.verdict)}">{esc(verdict)}</p>',
+        "<main>",
+        *(_step(result, step, w, printer, show_key) for step in result.steps),
+        "</main>",
+    ]
+    return page(w("feedback.sheet"), "\n".join(body), lang)
