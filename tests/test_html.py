@@ -152,6 +152,7 @@ def test_signs_primes_accents_and_fences() -> None:
     assert '<mrow><mi>s</mi><mo lspace="0" rspace="0">′</mo></mrow>' in text
     assert '<mo rspace="0">,</mo>' in text
     assert '<mover accent="true"><mrow><mi>s</mi></mrow><mo>˜</mo></mover>' in text
+    assert '<mo form="prefix">−</mo><mi>∞</mi>' in serialize(math_element(r"s = -\infty"))
     tall = serialize(math_element(r"\left(-\frac{1}{2}\right)"))
     assert '<mo stretchy="true" fence="true" form="prefix">(</mo><mrow><mo form="prefix">' in tall
 
