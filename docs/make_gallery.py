@@ -10,7 +10,8 @@ compiles it with latexmk and the engine its first line names (pdflatex, or xelat
 CJK text), and converts the first page with
 ``pdftoppm -png -r 60 -f 1 -l 1 -singlefile``. It writes docs/gallery/NAME.png (and
 seed-zh.png), removes PNGs there that no longer belong to an example, and rewrites
-docs/gallery.md, the page that shows them. It needs latexmk, pdflatex, xelatex with the
+docs/gallery.md, the page that shows them (keeping the part about the HTML pages, which
+docs/make_html_gallery.py writes). It needs latexmk, pdflatex, xelatex with the
 font "Noto Serif CJK SC", and pdftoppm: the TeX Live packages that .ci/run installs.
 """
 
@@ -112,7 +113,7 @@ def first_page_png(entry: Entry, workdir: Path) -> str:
 def page(made: list[tuple[Entry, str]]) -> str:
     descriptions = dict(list_examples())
     lines = [
-        "# Gallery: the LaTeX documents, compiled",
+        "# Gallery: the LaTeX documents and the HTML pages",
         "",
         "<!-- Written by docs/make_gallery.py; edit the script, not this page. -->",
         "",
@@ -147,6 +148,13 @@ def page(made: list[tuple[Entry, str]]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def html_part() -> str:
+    """The part of the page about the HTML pages (docs/make_html_gallery.py writes it)."""
+    old = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
+    kept = re.search(r"<!-- html-gallery -->.*?<!-- /html-gallery -->", old, re.S)
+    return "\n" + kept.group() + "\n" if kept else ""
+
+
 def main() -> int:
     missing = [t for t in ("latexmk", "pdflatex", "xelatex", "pdftoppm") if not shutil.which(t)]
     if missing:
@@ -165,7 +173,7 @@ def main() -> int:
         if stale.name not in wanted:
             stale.unlink()
             print(f"removed docs/gallery/{stale.name}")
-    PAGE.write_text(page(made), encoding="utf-8")
+    PAGE.write_text(page(made) + html_part(), encoding="utf-8")
     print("docs/gallery.md")
     return 0
 

@@ -203,8 +203,16 @@ def test_backward_steps_follow_the_forward_steps_in_spec_order(
 def test_bundled_example_step_ids() -> None:
     d = _derive("example")
     assert d.step_ids == (
-        "X", "Q", "K", "V", "scores", "scaled_scores", "weights", "output",
-        *BACKWARD, *WEIGHT_GRADS,
+        "X",
+        "Q",
+        "K",
+        "V",
+        "scores",
+        "scaled_scores",
+        "weights",
+        "output",
+        *BACKWARD,
+        *WEIGHT_GRADS,
     )
     assert d.crosscheck is not None and d.crosscheck.passed
 
@@ -214,9 +222,17 @@ def test_gradient_shapes_for_cross_attention() -> None:
     d = _derive("cross")
     shapes = {step_id: d.step(step_id).shape for step_id in (*BACKWARD, *WEIGHT_GRADS)}
     assert shapes == {
-        "dO": (3, 2), "dV": (2, 2), "dweights": (3, 2), "dscaled_scores": (3, 2),
-        "dscores": (3, 2), "dQ": (3, 2), "dK": (2, 2),
-        "dW_Q": (3, 2), "dW_K": (3, 2), "dW_V": (3, 2), "dX": (3, 3),
+        "dO": (3, 2),
+        "dV": (2, 2),
+        "dweights": (3, 2),
+        "dscaled_scores": (3, 2),
+        "dscores": (3, 2),
+        "dQ": (3, 2),
+        "dK": (2, 2),
+        "dW_Q": (3, 2),
+        "dW_K": (3, 2),
+        "dW_V": (3, 2),
+        "dX": (3, 3),
     }
 
 

@@ -24,7 +24,7 @@ from ..words import Words, words
 from .diagnose import entry_name, entry_names
 from .results import CheckResult, StepResult
 
-__all__ = ["mark", "render_feedback_latex", "render_feedback_text", "score_line"]
+__all__ = ["entry_messages", "mark", "render_feedback_latex", "render_feedback_text", "score_line"]
 
 
 def _first_wrong(step: StepResult) -> tuple[int, int] | None:
@@ -70,7 +70,7 @@ def _message(language: Words, english: str | None, chinese: str | None) -> str |
     return chinese if language.lang == "zh" else english
 
 
-def _entry_messages(step: StepResult, language: Words) -> list[tuple[str, str]]:
+def entry_messages(step: StepResult, language: Words) -> list[tuple[str, str]]:
     """What is said of single entries, each message once with the entries it is about."""
     said: dict[str, list[tuple[int, int]]] = {}
     for e in step.entries:
@@ -124,7 +124,7 @@ def render_feedback_text(
         for r in rows:
             padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
             out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
-        for names, message in _entry_messages(step, w):
+        for names, message in entry_messages(step, w):
             out.append("    " + w("feedback.entry_message", names=names, message=message))
         note = _message(w, step.note, step.note_zh)
         if note:
@@ -182,7 +182,7 @@ def render_feedback_latex(
                 cells.append(mark(e.status, w, latex=True))
                 body.append(" & ".join(cells) + " \\\\")
             body.append("\\end{tabular}")
-            for listed, message in _entry_messages(step, w):
+            for listed, message in entry_messages(step, w):
                 body.append(
                     latex_message(w("feedback.entry_message", names=listed, message=message))
                 )

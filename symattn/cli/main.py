@@ -17,6 +17,7 @@ from typing import NoReturn
 from ..api import check, derive, grade, load, make_exercises
 from ..check import key_for
 from ..check.feedback import render_feedback_latex, render_feedback_text
+from ..check.feedback_html import render_feedback_html
 from ..check.grade import answer_files, report_csv
 from ..errors import SymattnError
 from ..examples import example_names, example_path, list_examples
@@ -111,7 +112,7 @@ def _build_parser() -> argparse.ArgumentParser:
     checker.add_argument(
         "answers", nargs="+", metavar="ANSWERS", help="answers file(s), a folder of them, or a glob"
     )
-    checker.add_argument("--format", choices=("text", "json", "latex"), default="text")
+    checker.add_argument("--format", choices=("text", "json", "latex", "html"), default="text")
     checker.add_argument(
         "--tolerance",
         metavar="T",
@@ -238,6 +239,8 @@ def _check(args: argparse.Namespace) -> int:
             text = dumps(result.to_json(args.lang, show_key=show_key)) + "\n"
         elif args.format == "latex":
             text = render_feedback_latex(result, args.lang, args.notation, show_key=show_key)
+        elif args.format == "html":
+            text = render_feedback_html(result, args.lang, args.notation, show_key=show_key)
         else:
             text = render_feedback_text(result, args.lang, show_key=show_key)
         write_output(text, args.output)

@@ -2,7 +2,7 @@
 
 The walk (:mod:`.kinds`) turns a derivation into format-neutral blocks; each format
 writes those blocks: the terminal (:mod:`.text`), LaTeX (:mod:`.latex`), Markdown
-(:mod:`.markdown`); JSON (:mod:`.json_out`) writes the steps' data.
+(:mod:`.markdown`), HTML (:mod:`.html`); JSON (:mod:`.json_out`) writes the steps' data.
 
 >>> import symattn
 >>> d = symattn.derive({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
@@ -18,6 +18,7 @@ from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..printing import Notation
 from ..words import Words, words
+from .html import render_html
 from .json_out import dumps, render_json
 from .kinds import build_blocks
 from .latex import render_latex
@@ -27,7 +28,7 @@ from .text import render_text
 
 __all__ = ["FORMATS", "RenderOptions", "render"]
 
-FORMATS = ("text", "json", "latex", "tex", "markdown")
+FORMATS = ("text", "json", "latex", "tex", "markdown", "html")
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ def render(
     digits: int = 4,
     heads_shown: list[int] | None = None,
 ) -> str:
-    """The derivation in one format: text, json, latex (fragment), tex (document), markdown.
+    """The derivation in one format: text, json, latex (fragment), tex (document), markdown,
+    html (a self-contained page).
 
     ``lang`` (en, zh) and ``notation`` (matrix, token) apply to every format that has
     words or names (JSON: the titles).
@@ -94,6 +96,8 @@ def render(
             digits=digits,
             heads_shown=heads_shown,
         )
+    if fmt == "html":
+        return render_html(derivation, language, names, rows, digits, heads_shown)
     blocks = build_blocks(derivation, language, rows, digits, heads_shown)
     title = derivation.problem.title or language("title")
     if fmt == "text":

@@ -188,4 +188,18 @@ WORDS: dict[str, str] = {
     "exercise.for": "{title} — {student}",
     "exercise.key": "{title} — answer key",
     "exercise.tokens": "the cat sat on a warm mat today",
+    # -- HTML pages --------------------------------------------------------------------
+    "html.contents": "Contents",
+    "html.subtitle": "Every step of attention worked out by hand: the formula, the numbers "
+    "substituted, the exact value and its decimal.",
+    "html.footer": "Written by symattn {version}. The math is MathML: it needs no script "
+    "and no network.",
+    "html.first_error": "first error",
+    "html.mark.ok": "right",
+    "html.mark.wrong": "wrong",
+    "html.mark.too_coarse": "too coarse",
+    "html.mark.invalid": "not a number",
+    "html.mark.carried": "carried forward",
+    "html.list_join": ", ",
+    "feedback.slip_hidden": "recheck the arithmetic of {entries}; the other entries are right.",
 }

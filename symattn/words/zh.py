@@ -173,4 +173,16 @@ WORDS: dict[str, str] = {
     "exercise.for": "{title}（{student}）",
     "exercise.key": "{title}（答案）",
     "exercise.tokens": "我 爱 吃 苹果 和 香蕉 今天 很",
+    # -- HTML 页面 ----------------------------------------------------------------------
+    "html.contents": "目录",
+    "html.subtitle": "逐步手算注意力：每一步先写公式，再代入数值，给出精确值和小数。",
+    "html.footer": "由 symattn {version} 生成。公式使用 MathML 排版，无需脚本，也无需联网。",
+    "html.first_error": "第一个错误",
+    "html.mark.ok": "正确",
+    "html.mark.wrong": "错误",
+    "html.mark.too_coarse": "精度不够",
+    "html.mark.invalid": "不是数",
+    "html.mark.carried": "沿用前面的错误",
+    "html.list_join": "、",
+    "feedback.slip_hidden": "请重新核对 {entries} 的计算，其余分量都对。",
 }
