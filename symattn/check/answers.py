@@ -48,8 +48,9 @@ Grid = tuple[tuple["Given | None", ...], ...]
 
 
 def answer_steps(key: Derivation) -> list[str]:
-    """The steps of this problem a student may answer, in order (h1.Q … with heads)."""
-    return [s for s in key.step_ids if s != "tokens"]
+    """The steps of this problem a student may answer, in order (h1.Q … with heads; the
+    token ids first when the problem starts from text: the step ``tokens``)."""
+    return list(key.step_ids)
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ def overrides_before(
     for step_id in order[: order.index(before)]:
         if (
             step_id not in answers.steps
-            or step_id == "X"
+            or step_id in ("tokens", "X")
             or (only is not None and step_id not in only)
         ):
             continue

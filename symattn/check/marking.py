@@ -27,7 +27,7 @@ from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
 from ..render.walker import title_of
 from ..words import Words, words
-from .answers import Answers, Given
+from .answers import Answers, Given, answer_steps
 from .compare import EXACT_TOLERANCE, Overrides, close, evaluation, key_values, overrides_before
 from .diagnose import Diagnoser
 from .mistakes import by_id
@@ -83,7 +83,7 @@ class Marker:
 
     def run(self) -> list[StepResult]:
         results = []
-        for step_id in (s for s in self.key.step_ids if s != "tokens"):
+        for step_id in answer_steps(self.key):
             if step_id in self.answers.unreadable:
                 rows, cols = self.key.step(step_id).shape
                 results.append(

@@ -67,8 +67,13 @@ def text_escape(text: str) -> str:
 
     >>> text_escape("50% of a_1 & {x}")
     '50\\\\% of a\\\\_1 \\\\& \\\\{x\\\\}'
+    >>> text_escape("01 — Ada")
+    '01 —{} Ada'
     """
-    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+    escaped = "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+    # xeCJK sets a dash as CJK punctuation and drops the space after it ("01 —Ada"); an
+    # empty group keeps the space, and pdflatex does not mind it.
+    return re.sub(r"([—–]) ", r"\1{} ", escaped)
 
 
 def width(latex: str) -> int:
