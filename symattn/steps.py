@@ -21,7 +21,17 @@ from typing import Any
 
 from .errors import SymattnError
 from .ids import split_id
-from .numbers import NegInf, rational_value, round_half_away, to_sympy
+from .numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    near_tie,
+    rational_value,
+    round_certified,
+    round_half_away,
+    to_sympy,
+)
 from .printing import sstr
 from .problem import Matrix, Problem
 
@@ -116,6 +126,15 @@ class Step:
     _decimals: dict[tuple[int, int, int], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: The exact matrix that ``values`` are the evaluation of (set by the engine when
+    #: it evaluated these very entries; a step made with other entries has to be
+    #: evaluated again by the cross-check).
+    evaluated_from: Matrix | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def values_evaluate_exact(self) -> bool:
+        """Are ``values`` the evaluations of exactly these ``exact`` entries?"""
+        return self.evaluated_from is self.exact
 
     # -- the spec, read through -------------------------------------------------------
     @property
@@ -166,7 +185,17 @@ class Step:
         if exact is not None:
             return round_half_away(exact, digits)
         value = self.values[i][j]
-        return None if value is None else round_half_away(value, digits)
+        if value is None:
+            return None
+        numeric = isinstance(entry, (ExpRatio, Combination)) and value.is_finite()
+        if numeric or (isinstance(entry, Surd) and entry.is_monomial):
+            # the value is right to ~45 digits: enough, unless it sits at a tie
+            if not near_tie(value, digits):
+                return round_half_away(value, digits)
+            return round_certified(entry, digits)
+        if isinstance(entry, Surd):  # a sum of surds: its sign at the tie is exact
+            return round_certified(entry, digits)
+        return round_half_away(value, digits)
 
     def float_value(self, i: int, j: int) -> float | None:
         entry = self.exact[i][j]

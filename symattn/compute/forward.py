@@ -1,10 +1,11 @@
 """The exact engine: a plan and a problem → a :class:`~symattn.derivation.Derivation`.
 
 Each step gets its exact entries from the rule of its kind (:mod:`.exact` forward,
-:mod:`.backward` for gradients) and its high-precision values either from the exact
-entries themselves (surds and rationals evaluate directly) or, for closed forms, from
-its operands' values by the same decimal rule the mistake models use
-(:mod:`.values`).
+:mod:`.backward` for gradients) and its high-precision values from the exact entries
+themselves: surds and rationals evaluate directly, the closed forms of a numeric
+problem by ball arithmetic (:func:`~symattn.numbers.evaluate_matrix`, certified to the
+last digit but one).  Gradients (SymPy entries) take their values from their
+operands' values by the same decimal rule the mistake models use (:mod:`.values`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..derivation import Derivation
-from ..numbers import NegInf, Surd, decimal_context, evaluate, evaluate_or_none
+from ..numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    decimal_context,
+    evaluate,
+    evaluate_matrix,
+    evaluate_or_none,
+)
 from ..plan import Plan, forward_plan
 from ..problem import Matrix, Problem
 from ..steps import Kind, Step, StepSpec, Values
@@ -30,6 +40,17 @@ WORKING_PRECISION = 50
 def _direct(entry: Any) -> bool:
     """Entries whose value comes straight from the entry (no closed form to follow)."""
     return isinstance(entry, (Surd, NegInf))
+
+
+def _closed_numeric(entries: Matrix) -> bool:
+    """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O)."""
+    return all(
+        isinstance(x, (Surd, NegInf))
+        or (isinstance(x, ExpRatio) and isinstance(x.exponents[0], Surd))
+        or isinstance(x, Combination)
+        for row in entries
+        for x in row
+    )
 
 
 class _Values:
@@ -100,16 +121,21 @@ def execute(
     for spec in plan.specs:
         args = [matrices[o] for o in spec.operands]
         entries = rules[spec.kind](spec, args, problem)
+        evaluated: Matrix | None = entries
         if all(_direct(x) for row in entries for x in row):
             step_values = values.direct(entries)
+        elif not problem.symbolic and _closed_numeric(entries):
+            # the closed forms themselves, by ball arithmetic, one matrix at a time
+            step_values = tuple(tuple(row) for row in evaluate_matrix(entries, precision))
         else:
+            evaluated = None
             given = spec.source.take(problem) if spec.source is not None else None
             operand_values = [values.of(o, matrices[o]) for o in spec.operands]
             found = values.computed(spec, operand_values, given)
             step_values = found or tuple(tuple(None for _ in row) for row in entries)
         values.known[spec.id] = step_values
         matrices[spec.id] = entries
-        steps.append(Step(spec, entries, step_values))
+        steps.append(Step(spec, entries, step_values, evaluated_from=evaluated))
     return Derivation(problem, tuple(steps), matrices, precision)
 
 
