@@ -1,7 +1,7 @@
 """Each kind of forward step on exact values: surds, closed-form softmax, SymPy.
 
-Rational matrices are multiplied as integer matrices over a common denominator (fast
-and exact); surds and symbols fall back to term-by-term arithmetic.  The softmax is
+Rational matrices are multiplied as integer matrices over a common denominator (by
+FLINT, exact); surds and symbols fall back to term-by-term arithmetic.  The softmax is
 never simplified: each weight is an :class:`~symattn.numbers.ExpRatio`
 ``exp(s'_ij) / Σ_k exp(s'_ik)`` whose row shares one
 :class:`~symattn.numbers.SoftmaxRow`, and each output entry is the same closed form
@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import lcm
-from operator import mul
 from typing import Any
 
-from ..numbers import NEG_INF, Combination, ExpRatio, SoftmaxRow, Surd
+from flint import fmpz_mat
+
+from ..numbers import NEG_INF, Coefficients, Combination, ExpRatio, SoftmaxRow, Surd
 from ..problem import Mask, Matrix, Problem
 from ..steps import Kind, StepSpec
 
@@ -51,10 +52,11 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
     """Exact ``left · right``; rational matrices go through integer arithmetic."""
     if _is_rational(left) and _is_rational(right):
         a, da = _integer_rows(left)
-        b, db = _integer_rows(transpose(right))
+        b, db = _integer_rows(right)
         den = da * db
+        product = (fmpz_mat(a) * fmpz_mat(b)).tolist()  # FLINT: the n³ work in C
         return tuple(
-            tuple(Surd.rational(Fraction(sum(map(mul, row, col)), den)) for col in b) for row in a
+            tuple(Surd.rational(Fraction(int(x), den)) for x in row) for row in product
         )
     columns = transpose(right)
     if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
@@ -95,40 +97,57 @@ def mask(scores: Matrix, keep: Mask) -> Matrix:
 
 
 def softmax(scores: Matrix) -> Matrix:
-    """Closed-form weights, row by row (masked entries exactly 0, a lone key exactly 1)."""
+    """Closed-form weights, row by row (masked entries exactly 0, a lone key exactly 1).
+
+    The unit coefficient tuples are shared by every row with as many unmasked keys, so
+    that printers and evaluators can do their per-tuple work once.
+    """
     zero, one = Surd(), Surd.rational(1)
+    units: dict[tuple[int, int], tuple[Surd, ...]] = {}
     rows: list[tuple[Any, ...]] = []
     for row in scores:
         keep = [j for j, x in enumerate(row) if x is not NEG_INF]
         shared = SoftmaxRow(tuple(row[j] for j in keep))
         entries: list[Any] = []
-        for j, x in enumerate(row):
+        position = 0
+        for x in row:
             if x is NEG_INF:
                 entries.append(zero)
             elif len(keep) == 1:  # e^x / e^x
                 entries.append(one)
             else:
-                entries.append(ExpRatio([one if k == j else zero for k in keep], shared))
+                key = (len(keep), position)
+                if key not in units:
+                    units[key] = Coefficients(
+                        one if k == position else zero for k in range(len(keep))
+                    )
+                entries.append(ExpRatio(units[key], shared))
+                position += 1
         rows.append(tuple(entries))
     return tuple(rows)
 
 
 def weighted_sum(weights: Matrix, values: Matrix) -> Matrix:
-    """b_i = Σ_j a_ij v_j in closed form: the weight's quotient with v_j in the numerator."""
+    """b_i = Σ_j a_ij v_j in closed form: the weight's quotient with v_j in the numerator.
+
+    The coefficients of an output column are one tuple for every row with the same
+    unmasked keys (all rows, without a mask).
+    """
+    columns: dict[tuple[tuple[int, ...], int], tuple[Any, ...]] = {}
     rows: list[tuple[Any, ...]] = []
     for a_row in weights:
-        keep = [j for j, a in enumerate(a_row) if not (isinstance(a, Surd) and a.is_zero())]
+        keep = tuple(j for j, a in enumerate(a_row) if not (isinstance(a, Surd) and a.is_zero()))
         if len(keep) == 1:
             rows.append(values[keep[0]])
             continue
         template = a_row[keep[0]]
         assert isinstance(template, ExpRatio)
-        rows.append(
-            tuple(
-                ExpRatio([values[j][col] for j in keep], template.row)
-                for col in range(len(values[0]))
-            )
-        )
+        entries = []
+        for col in range(len(values[0])):
+            if (keep, col) not in columns:
+                columns[(keep, col)] = Coefficients(values[j][col] for j in keep)
+            entries.append(ExpRatio(columns[(keep, col)], template.row))
+        rows.append(tuple(entries))
     return tuple(rows)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import decimal
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from ..derivation import Derivation
@@ -66,16 +67,17 @@ class _Values:
         return self.known[name]
 
     def direct(self, matrix: Matrix) -> Values:
-        with decimal.localcontext(decimal_context(self.precision)):
-            return tuple(
-                tuple(
-                    evaluate(x, self.precision)
-                    if _direct(x)
-                    else evaluate_or_none(x, self.precision)
-                    for x in row
-                )
-                for row in matrix
-            )
+        context = decimal_context(self.precision)
+        with decimal.localcontext(context):
+            return tuple(tuple(self._one(x, context) for x in row) for row in matrix)
+
+    def _one(self, x: Any, context: decimal.Context) -> Decimal | None:
+        if isinstance(x, Surd) and x.is_rational:  # a quotient, correctly rounded
+            q = x.as_fraction()
+            return context.divide(Decimal(q.numerator), Decimal(q.denominator))
+        if _direct(x):
+            return evaluate(x, self.precision)
+        return evaluate_or_none(x, self.precision)
 
     def computed(
         self, spec: StepSpec, operands: list[Values], given: Matrix | None

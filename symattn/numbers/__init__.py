@@ -2,7 +2,7 @@
 evaluation.  Nothing here prints: :mod:`symattn.printing` does."""
 
 from .balls import DigitsUnavailable, evaluate_ball, evaluate_matrix, round_certified
-from .closed import NEG_INF, Combination, ExpRatio, NegInf, SoftmaxRow
+from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context, near_tie, round_half_away
 from .evaluate import RowCache, evaluate, evaluate_or_none, rational_value
 from .surd import MAX_RADICAND, Surd, square_free
@@ -12,6 +12,7 @@ from .sympy_eval import SympyEvaluator
 __all__ = [
     "MAX_RADICAND",
     "NEG_INF",
+    "Coefficients",
     "Combination",
     "DigitsUnavailable",
     "ExpRatio",

@@ -104,15 +104,33 @@ def _top(exponents: Sequence[Surd]) -> Surd:
 def _shifted_exps(exponents: Sequence[Surd]) -> list[arb]:
     """e^{x_j − x_top} for every exponent, each difference taken exactly."""
     top = _top(exponents)
-    if top.is_rational and all(x.is_rational for x in exponents):
-        t = top.as_fraction()
-        f_top = fmpq(t.numerator, t.denominator)
-        out = []
-        for x in exponents:
-            q = x.as_fraction()
-            out.append(arb(fmpq(q.numerator, q.denominator) - f_top).exp())
-        return out
+    radicand = _common_radicand(exponents)
+    if radicand is not None:  # c_j √r (r = 1: rationals): differences of fmpq
+        root = arb(1) if radicand == 1 else arb(radicand).sqrt()
+        t = _coefficient(top)
+        return [(arb(_coefficient(x) - t) * root).exp() for x in exponents]
     return [_surd(x - top).exp() for x in exponents]
+
+
+def _common_radicand(exponents: Sequence[Surd]) -> int | None:
+    """r when every exponent is c √r (or 0), else None."""
+    found = 1
+    for x in exponents:
+        if len(x.terms) > 1:
+            return None
+        if x.terms:
+            r = x.terms[0][0]
+            if found != 1 and r != found:
+                return None
+            found = r
+    return found
+
+
+def _coefficient(x: Surd) -> fmpq:
+    if not x.terms:
+        return fmpq(0)
+    c = x.terms[0][1]
+    return fmpq(c.numerator, c.denominator)
 
 
 def _ratio(value: ExpRatio, shift: Fraction = Fraction(0)) -> arb:
@@ -214,8 +232,12 @@ def _matrix_balls(matrix: Sequence[Sequence[Any]]) -> dict[tuple[int, int], arb]
     coef_tuples: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
     for i, row in enumerate(matrix):
         ratios = [(j, e) for j, e in enumerate(row) if isinstance(e, ExpRatio)]
-        if not ratios or not ratios[0][1].row.distinct:
+        if not ratios:
             continue
+        if not ratios[0][1].row.distinct:  # equal exponents: rational entries are exact
+            ratios = [(j, e) for j, e in ratios if e.closed_value() is None]
+            if not ratios:
+                continue
         shared = ratios[0][1].row
         if any(e.row is not shared for _, e in ratios):
             continue

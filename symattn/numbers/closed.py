@@ -21,7 +21,7 @@ from typing import Any
 
 from .surd import Surd
 
-__all__ = ["NEG_INF", "Combination", "ExpRatio", "NegInf", "SoftmaxRow"]
+__all__ = ["NEG_INF", "Coefficients", "Combination", "ExpRatio", "NegInf", "SoftmaxRow"]
 
 
 class NegInf:
@@ -71,6 +71,20 @@ class SoftmaxRow:
 _UNKNOWN: Any = object()
 
 
+class Coefficients(tuple):  # type: ignore[type-arg]
+    """A tuple of coefficients that many quotients share (an output column): whether
+    they are all equal is found once for all of them."""
+
+    @property
+    def uniform(self) -> bool:
+        found: bool | None = self.__dict__.get("_uniform")
+        if found is None:
+            first = self[0]
+            found = all(c == first for c in self)
+            self.__dict__["_uniform"] = found
+        return found
+
+
 class ExpRatio:
     """``(Σ_j c_j exp(x_j)) / (Σ_j exp(x_j))`` over the unmasked keys of one query row."""
 
@@ -83,7 +97,7 @@ class ExpRatio:
             row = SoftmaxRow(row)
         if len(coefs) != len(row):
             raise ValueError("ExpRatio needs one coefficient per exponent, at least one")
-        self.coefs = tuple(coefs)
+        self.coefs = coefs if isinstance(coefs, tuple) else tuple(coefs)
         self.row = row
         self._closed: Any = _UNKNOWN
 
@@ -110,7 +124,12 @@ class ExpRatio:
         first = self.coefs[0]
         if not isinstance(first, Surd) or not isinstance(self.exponents[0], Surd):
             return None
-        if all(c == first for c in self.coefs):
+        uniform = (
+            self.coefs.uniform
+            if isinstance(self.coefs, Coefficients)
+            else all(c == first for c in self.coefs)
+        )
+        if uniform:
             return first
         if self.row.distinct:  # every group has one term, and the coefficients differ
             return None

@@ -83,7 +83,7 @@ def render(
     language = options.words
     names = Notation.build(notation, derivation.problem.renames)
     if fmt == "json":
-        return dumps(render_json(derivation, language, digits)) + "\n"
+        return dumps(render_json(derivation, language, digits), end="\n", consume=True)
     if fmt in ("latex", "tex"):
         return render_latex(
             derivation,

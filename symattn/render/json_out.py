@@ -4,6 +4,7 @@ exact entries, decimals and floats."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..derivation import Derivation
@@ -64,8 +65,10 @@ def render_json(derivation: Derivation, words: Words, digits: int = 4) -> dict[s
     return out
 
 
-def dumps(obj: Any, indent: int = 0) -> str:
-    """JSON with two-space indentation, but each list of numbers or strings on one line.
+def dumps(obj: Any, indent: int = 0, *, end: str = "", consume: bool = False) -> str:
+    """JSON with two-space indentation, but each list of numbers or strings on one line,
+    followed by ``end``.  With ``consume``, each list of rows is emptied as it is
+    written (the caller's dict is spent), so that a 175 MB derivation is not held twice.
 
     >>> print(dumps({"exact": [["1", "2"], ["3", "4"]]}))
     {
@@ -75,26 +78,66 @@ def dumps(obj: Any, indent: int = 0) -> str:
       ]
     }
     """
+    parts: list[str] = []
+    _write(obj, indent, parts, consume)
+    parts.append(end)
+    return "".join(parts)
+
+
+def _write(obj: Any, indent: int, parts: list[str], consume: bool) -> None:
+    """:func:`dumps` into ``parts`` (one join at the end: a 175 MB document is not
+    copied once per level of nesting)."""
     pad, inner = "  " * indent, "  " * (indent + 1)
     if isinstance(obj, dict):
         if not obj:
-            return "{}"
-        flat = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+            parts.append("{}")
+            return
         simple = all(
             not isinstance(v, (dict, list))
             or (isinstance(v, list) and not any(isinstance(x, (dict, list)) for x in v))
             for v in obj.values()
         )
-        if simple and len(flat) + 2 * indent <= 100:
-            return flat
-        items = [
-            f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps(v, indent + 1)}"
-            for k, v in obj.items()
-        ]
-        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+        if simple:
+            flat = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+            if len(flat) + 2 * indent <= 100:
+                parts.append(flat)
+                return
+        parts.append("{\n")
+        for n, (k, v) in enumerate(obj.items()):
+            parts.append(f"{',' + chr(10) if n else ''}{inner}{json.dumps(k, ensure_ascii=False)}: ")
+            _write(v, indent + 1, parts, consume)
+        parts.append(f"\n{pad}}}")
+        return
     if isinstance(obj, list):
         if all(not isinstance(x, (dict, list)) for x in obj):
-            return json.dumps(obj, ensure_ascii=False, allow_nan=False)
-        items = [f"{inner}{dumps(x, indent + 1)}" for x in obj]
-        return "[\n" + ",\n".join(items) + f"\n{pad}]"
-    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+            parts.append(_flat_list(obj))
+            return
+        parts.append("[\n")
+        for n, x in enumerate(obj):
+            parts.append(f",\n{inner}" if n else inner)
+            _write(x, indent + 1, parts, consume)
+            if consume and isinstance(x, list):
+                obj[n] = None
+        parts.append(f"\n{pad}]")
+        return
+    parts.append(json.dumps(obj, ensure_ascii=False, allow_nan=False))
+
+
+#: Characters that JSON escapes (with ensure_ascii=False): quotes, backslashes, controls.
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
+def _flat_list(items: list[Any]) -> str:
+    """``json.dumps(items)`` for a list of numbers or strings; a row of exact strings
+    that needs no escapes (all of them, in practice) is joined directly.
+
+    >>> _flat_list(["exp(1/2)/(E + 1)", "0"]), _flat_list(["x", None, 1.5])
+    ('["exp(1/2)/(E + 1)", "0"]', '["x", null, 1.5]')
+    >>> _flat_list(['a"b']) == json.dumps(['a"b'])
+    True
+    """
+    if items and all(type(x) is str for x in items):
+        body = '", "'.join(items)
+        if not _ESCAPED.search(body):
+            return f'["{body}"]'
+    return json.dumps(items, ensure_ascii=False, allow_nan=False)
