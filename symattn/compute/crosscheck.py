@@ -67,10 +67,14 @@ def crosscheck(derivation: Derivation) -> Crosscheck | None:
             ):
                 if not math.isfinite(size):  # float64 overflowed on the way
                     continue
-                candidates = [evaluated] if shown is None or shown == evaluated else [
-                    evaluated,
-                    shown,
-                ]
+                candidates = (
+                    [evaluated]
+                    if shown is None or shown == evaluated
+                    else [
+                        evaluated,
+                        shown,
+                    ]
+                )
                 for exact in candidates:
                     abs_err, rel_err = _errors(got, exact, size)
                     if worst is None or rel_err > max_rel:
@@ -90,9 +94,7 @@ def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[D
         return step.values  # type: ignore[return-value]
     if all(isinstance(x, _NUMBERS) for row in step.exact for x in row):
         return evaluate_matrix(step.exact, EVALUATION_DIGITS)
-    return [
-        [x if isinstance(x, Decimal) else sympy_values(x) for x in row] for row in step.exact
-    ]
+    return [[x if isinstance(x, Decimal) else sympy_values(x) for x in row] for row in step.exact]
 
 
 def _errors(got: float, exact: Decimal, size: float) -> tuple[float, float]:

@@ -55,9 +55,7 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
         b, db = _integer_rows(right)
         den = da * db
         product = (fmpz_mat(a) * fmpz_mat(b)).tolist()  # FLINT: the n³ work in C
-        return tuple(
-            tuple(Surd.rational(Fraction(int(x), den)) for x in row) for row in product
-        )
+        return tuple(tuple(Surd.rational(Fraction(int(x), den)) for x in row) for row in product)
     columns = transpose(right)
     if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
         return tuple(tuple(Combination(list(zip(col, row))) for col in columns) for row in left)

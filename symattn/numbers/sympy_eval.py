@@ -76,9 +76,9 @@ class SympyEvaluator:
         power = expr.exp
         if power.is_Integer:
             n = int(power)
-            return base ** n if n >= 0 else 1 / base ** (-n)
+            return base**n if n >= 0 else 1 / base ** (-n)
         if power.is_Rational and int(power.q) == 2:
             root = base.sqrt()
             n = int(power.p)
-            return root ** n if n >= 0 else 1 / root ** (-n)
+            return root**n if n >= 0 else 1 / root ** (-n)
         return base ** self._ball(power, memo)

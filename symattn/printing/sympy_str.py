@@ -153,8 +153,9 @@ class StrPrinter:
             return "0"
         picked = [exps[j] for j in plan.indices]
         if "1" in picked:  # an e⁰ term is written as its coefficient alone
+            terms = zip(plan.terms, picked)
             numerator = _join_signed(
-                [p + e if e != "1" or p in ("", "-") else p[:-1] for p, e in zip(plan.terms, picked)]
+                [p + e if e != "1" or p in ("", "-") else p[:-1] for p, e in terms]
             )
         else:
             numerator = plan.terms[0] + picked[0] + "".join(map(add, plan.joins, picked[1:]))

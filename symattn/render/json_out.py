@@ -104,7 +104,8 @@ def _write(obj: Any, indent: int, parts: list[str], consume: bool) -> None:
                 return
         parts.append("{\n")
         for n, (k, v) in enumerate(obj.items()):
-            parts.append(f"{',' + chr(10) if n else ''}{inner}{json.dumps(k, ensure_ascii=False)}: ")
+            key = json.dumps(k, ensure_ascii=False)
+            parts.append(f"{',' + chr(10) if n else ''}{inner}{key}: ")
             _write(v, indent + 1, parts, consume)
         parts.append(f"\n{pad}}}")
         return
