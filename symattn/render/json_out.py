@@ -14,20 +14,42 @@ from ..version import __version__
 from ..words import Words
 from .walker import title_of
 
-__all__ = ["dumps", "render_json", "step_json"]
+__all__ = ["dumps", "json_text", "render_json", "step_json"]
+
+
+class _LazyRows(list):  # type: ignore[type-arg]
+    """The exact strings of a step, printed row by row only as :func:`dumps` writes
+    them (for :func:`json_text`: the strings of a large step are never all alive)."""
+
+    def __init__(self, step: Step, printer: StrPrinter) -> None:
+        super().__init__([None] * len(step.exact))
+        self.step, self.printer = step, printer
+
+    def row(self, i: int) -> list[str]:
+        return [self.printer(x) for x in self.step.exact[i]]
 
 
 def step_json(
-    step: Step, digits: int, words: Words, printer: StrPrinter | None = None
+    step: Step,
+    digits: int,
+    words: Words,
+    printer: StrPrinter | None = None,
+    *,
+    lazy: bool = False,
 ) -> dict[str, Any]:
     """One step: id, title (in ``words``' language), formula, exact, decimal, float."""
     sstr = printer or StrPrinter()
     rows, cols = step.shape
+    exact: list[Any] = (
+        _LazyRows(step, sstr)
+        if lazy
+        else [[sstr(step.exact[i][j]) for j in range(cols)] for i in range(rows)]
+    )
     out: dict[str, Any] = {
         "id": step.id,
         "title": title_of(step, words),
         "formula": step.formula,
-        "exact": [[sstr(step.exact[i][j]) for j in range(cols)] for i in range(rows)],
+        "exact": exact,
         "decimal": [[step.decimal_str(i, j, digits) for j in range(cols)] for i in range(rows)],
         "float": [[step.float_value(i, j) for j in range(cols)] for i in range(rows)],
     }
@@ -38,8 +60,17 @@ def step_json(
     return out
 
 
-def render_json(derivation: Derivation, words: Words, digits: int = 4) -> dict[str, Any]:
-    """The whole derivation as the JSON object (a dict ready for ``json.dumps``)."""
+def json_text(derivation: Derivation, words: Words, digits: int = 4) -> str:
+    """``dumps(render_json(…))`` and a newline, the exact strings printed as they are
+    written (the same text, in less memory)."""
+    return dumps(render_json(derivation, words, digits, lazy=True), end="\n", consume=True)
+
+
+def render_json(
+    derivation: Derivation, words: Words, digits: int = 4, *, lazy: bool = False
+) -> dict[str, Any]:
+    """The whole derivation as the JSON object (a dict ready for ``json.dumps``; with
+    ``lazy``, only for :func:`dumps`)."""
     problem = derivation.problem
     shapes = problem.shapes.as_dict()
     out: dict[str, Any] = {"symattn_version": __version__}
@@ -51,7 +82,9 @@ def render_json(derivation: Derivation, words: Words, digits: int = 4) -> dict[s
     out["scale"] = problem.scale_label
     out["mask"] = problem.mask_label
     printer = StrPrinter()
-    out["steps"] = [step_json(step, digits, words, printer) for step in derivation.steps]
+    out["steps"] = [
+        step_json(step, digits, words, printer, lazy=lazy) for step in derivation.steps
+    ]
     check = derivation.crosscheck
     if check is not None:
         out["crosscheck"] = check.to_json()
@@ -110,11 +143,13 @@ def _write(obj: Any, indent: int, parts: list[str], consume: bool) -> None:
         parts.append(f"\n{pad}}}")
         return
     if isinstance(obj, list):
-        if all(not isinstance(x, (dict, list)) for x in obj):
+        if all(not isinstance(x, (dict, list)) for x in obj) and not isinstance(obj, _LazyRows):
             parts.append(_flat_list(obj))
             return
         parts.append("[\n")
         for n, x in enumerate(obj):
+            if isinstance(obj, _LazyRows):
+                x = obj.row(n)
             parts.append(f",\n{inner}" if n else inner)
             _write(x, indent + 1, parts, consume)
             if consume and isinstance(x, list):
