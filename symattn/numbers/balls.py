@@ -20,6 +20,7 @@ precision is raised until it is certain.  Three rules keep the numbers honest:
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -201,7 +202,13 @@ def evaluate_ball(value: Any, digits: int) -> Decimal:
 def to_decimal(b: arb, digits: int) -> Decimal:
     if b.is_zero():
         return Decimal(0)
-    return decimal_context(digits).plus(Decimal(b.str(digits, radius=False)))
+    context = _CONTEXTS.get(digits)
+    if context is None:
+        context = _CONTEXTS[digits] = decimal_context(digits)
+    return context.plus(Decimal(b.str(digits, radius=False)))
+
+
+_CONTEXTS: dict[int, decimal.Context] = {}
 
 
 # -- a whole matrix ----------------------------------------------------------------

@@ -46,13 +46,14 @@ class SoftmaxRow:
     evaluators key on it.
     """
 
-    __slots__ = ("_distinct", "exponents")
+    __slots__ = ("_distinct", "_groups", "exponents")
 
     def __init__(self, exponents: Sequence[Any]) -> None:
         if not exponents:
             raise ValueError("a softmax row needs at least one exponent")
         self.exponents = tuple(exponents)
         self._distinct: bool | None = None
+        self._groups: tuple[tuple[int, ...], ...] | None = None
 
     @property
     def distinct(self) -> bool:
@@ -60,6 +61,16 @@ class SoftmaxRow:
         if self._distinct is None:
             self._distinct = len(set(self.exponents)) == len(self.exponents)
         return self._distinct
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The positions of equal exponents, group by group (in order of first use)."""
+        if self._groups is None:
+            where: dict[Any, list[int]] = {}
+            for k, x in enumerate(self.exponents):
+                where.setdefault(x, []).append(k)
+            self._groups = tuple(tuple(ks) for ks in where.values())
+        return self._groups
 
     def __len__(self) -> int:
         return len(self.exponents)
@@ -133,12 +144,20 @@ class ExpRatio:
             return first
         if self.row.distinct:  # every group has one term, and the coefficients differ
             return None
-        groups: dict[Surd, tuple[Surd, int]] = {}
-        for c, x in zip(self.coefs, self.exponents):
-            total, count = groups.get(x, (Surd(), 0))
-            groups[x] = (total + c, count + 1)
-        ratios = {total * Surd.rational(Fraction(1, count)) for total, count in groups.values()}
-        return ratios.pop() if len(ratios) == 1 else None
+        groups = self.row.groups
+        if len(groups) > 1 and sum(1 for c in self.coefs if c) == 1:
+            return None  # one term over several groups: ratios 1/n_g and 0 differ
+        found: Surd | None = None
+        for members in groups:  # every C_g / n_g must be the same: stop at the first not
+            total = Surd()
+            for k in members:
+                total = total + self.coefs[k]
+            ratio = total * Surd.rational(Fraction(1, len(members)))
+            if found is None:
+                found = ratio
+            elif ratio != found:
+                return None
+        return found
 
 
 class Combination:

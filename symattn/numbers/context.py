@@ -28,9 +28,9 @@ def round_half_away(value: Fraction | Decimal, digits: int) -> str:
     """
     if isinstance(value, Decimal):
         return _round_decimal(value, digits)
-    scaled = abs(value) * 10**digits
-    whole, rest = divmod(scaled.numerator, scaled.denominator)
-    if 2 * rest >= scaled.denominator:
+    den = value.denominator
+    whole, rest = divmod(abs(value.numerator) * 10**digits, den)
+    if 2 * rest >= den:
         whole += 1
     text = str(whole).rjust(digits + 1, "0")
     body = f"{text[:-digits]}.{text[-digits:]}" if digits else text

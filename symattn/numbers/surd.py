@@ -80,7 +80,7 @@ class Surd:
     @classmethod
     def rational(cls, value: Fraction | int) -> Surd:
         new = cls.__new__(cls)
-        q = Fraction(value)
+        q = value if type(value) is Fraction else Fraction(value)
         new.terms = ((1, q),) if q else ()
         return new
 
@@ -99,7 +99,8 @@ class Surd:
     # -- queries ------------------------------------------------------------
     @property
     def is_rational(self) -> bool:
-        return all(r == 1 for r, _ in self.terms)
+        terms = self.terms  # sorted: a rational has at most the one term of radicand 1
+        return not terms or (len(terms) == 1 and terms[0][0] == 1)
 
     @property
     def is_monomial(self) -> bool:
