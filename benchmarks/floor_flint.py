@@ -96,8 +96,11 @@ def main(argv: list[str]) -> int:
     ctx.prec = BITS
     path = argv[0]
     out_path = argv[argv.index("-o") + 1] if "-o" in argv else None
-    data = json.loads(open(path, encoding="utf-8").read())
-    x, wq, wk, wv = (fmpq_mat([[read(v) for v in row] for row in data[k]]) for k in ("X", "W_Q", "W_K", "W_V"))
+    with open(path, encoding="utf-8") as source:
+        data = json.loads(source.read())
+    x, wq, wk, wv = (
+        fmpq_mat([[read(v) for v in row] for row in data[k]]) for k in ("X", "W_Q", "W_K", "W_V")
+    )
     q, k, v = x * wq, x * wk, x * wv
     s = q * k.transpose()
     n, d_k, d_v = s.nrows(), q.ncols(), v.ncols()
@@ -111,8 +114,13 @@ def main(argv: list[str]) -> int:
     root = arb(r).sqrt()
     scaled = {
         "exact": [[surd_str(c, r) for c in row] for row in crows],
-        "decimal": [[rounded(arb(c) * root) if r != 1 else rounded_q(c) for c in row] for row in crows],
-        "float": [[float((arb(c) * root).mid()) if r != 1 else int(c.p) / int(c.q) for c in row] for row in crows],
+        "decimal": [
+            [rounded(arb(c) * root) if r != 1 else rounded_q(c) for c in row] for row in crows
+        ],
+        "float": [
+            [float((arb(c) * root).mid()) if r != 1 else int(c.p) / int(c.q) for c in row]
+            for row in crows
+        ],
     }
     steps.append(("scaled_scores", scaled))
     # softmax: exponentials shifted by the row maximum, exactly
@@ -146,10 +154,14 @@ def main(argv: list[str]) -> int:
         for t, e in zip(prefixes[col], exps_text[i]):
             if t is None:
                 continue
-            parts.append(e if t in ("", "-") and not t else (t + e if e != "1" or t in ("", "-") else t[:-1]))
+            parts.append(
+                e if t in ("", "-") and not t else (t + e if e != "1" or t in ("", "-") else t[:-1])
+            )
         if not parts:
             return "0"
-        num = parts[0] + "".join(f" - {p[1:]}" if p.startswith("-") else f" + {p}" for p in parts[1:])
+        num = parts[0] + "".join(
+            f" - {p[1:]}" if p.startswith("-") else f" + {p}" for p in parts[1:]
+        )
         return f"({num})/({den_text[i]})" if len(parts) > 1 else f"{num}/({den_text[i]})"
 
     output = {
@@ -160,7 +172,9 @@ def main(argv: list[str]) -> int:
     steps.append(("output", output))
     # the cross-check: float64 against the balls
     fx = np.array([[float(int(a.p) / int(a.q)) for a in row] for row in x.tolist()])
-    fw = [np.array([[int(a.p) / int(a.q) for a in row] for row in m.tolist()]) for m in (wq, wk, wv)]
+    fw = [
+        np.array([[int(a.p) / int(a.q) for a in row] for row in m.tolist()]) for m in (wq, wk, wv)
+    ]
     fq, fk, fv = (fx @ m for m in fw)
     fs = fq @ fk.T / np.sqrt(d_k)
     fe = np.exp(fs - fs.max(axis=1, keepdims=True))
@@ -169,23 +183,29 @@ def main(argv: list[str]) -> int:
     exact_o = np.array(output["float"])
     err = np.abs(fo - exact_o)
     scale = np.maximum(np.abs(exact_o), np.abs(fa) @ np.abs(fv))
-    check = {"max_abs_error": float(err.max()), "max_rel_error": float((err / scale).max()), "passed": bool((err / scale).max() <= 1e-12)}
+    check = {
+        "max_abs_error": float(err.max()),
+        "max_rel_error": float((err / scale).max()),
+        "passed": bool((err / scale).max() <= 1e-12),
+    }
     write(data, steps, n, d_k, d_v, out_path, exps_text, out_str, check)
     return 0
 
 
 def write(data, steps, n, d_k, d_v, out_path, exps_text, out_str, check) -> None:  # type: ignore[no-untyped-def]
-    handle = open(out_path, "w", encoding="utf-8") if out_path else sys.stdout
+    handle = open(out_path, "w", encoding="utf-8") if out_path else sys.stdout  # noqa: SIM115
     w = handle.write
     d_model = len(data["X"][0])
     w('{\n  "symattn_version": "0.1.0",\n')
-    w(f'  "shapes": {{"n": {n}, "m": {n}, "d_model": {d_model}, "d_k": {d_k}, "d_v": {d_v}, "heads": 1}},\n')
+    shapes = {"n": n, "m": n, "d_model": d_model, "d_k": d_k, "d_v": d_v, "heads": 1}
+    w(f'  "shapes": {json.dumps(shapes)},\n')
     w('  "scale": "sqrt(d_k)",\n  "mask": "none",\n  "steps": [\n')
     titles = {sid: (t, f) for sid, t, f in TITLES}
     for number, (sid, body) in enumerate(steps):
         title, formula = titles[sid]
-        w(("    {\n" if number == 0 else ",\n    {\n"))
-        w(f'      "id": "{sid}",\n      "title": {json.dumps(title)},\n      "formula": {json.dumps(formula, ensure_ascii=False)},\n')
+        w("    {\n" if number == 0 else ",\n    {\n")
+        w(f'      "id": "{sid}",\n      "title": {json.dumps(title)},\n')
+        w(f'      "formula": {json.dumps(formula, ensure_ascii=False)},\n')
         for key in ("exact", "decimal", "float"):
             w(f'      "{key}": [\n')
             rows = body[key]
@@ -195,7 +215,7 @@ def write(data, steps, n, d_k, d_v, out_path, exps_text, out_str, check) -> None
                 w(("        " if i == 0 else ",\n        ") + json.dumps(row, ensure_ascii=False))
             w("\n      ]" + (",\n" if key != "float" else "\n"))
         w("    }")
-    w("\n  ],\n  \"crosscheck\": " + json.dumps(check) + "\n}\n")
+    w('\n  ],\n  "crosscheck": ' + json.dumps(check) + "\n}\n")
     if out_path:
         handle.close()
 
