@@ -60,7 +60,9 @@ class LatexPrinter:
             return " + ".join(parts) or "0"
         import sympy
 
-        return str(sympy.latex(value))
+        if getattr(value, "free_symbols", True):
+            return str(sympy.latex(value))
+        return str(sympy.latex(value, order="none"))  # no numeric sorting of the terms
 
     def factor(self, value: Any) -> str:
         r"""``value`` as a factor or a substituted number: negatives and sums are put in

@@ -16,7 +16,7 @@ from typing import Any
 from ..numbers import Combination, ExpRatio, NegInf, SoftmaxRow, Surd, to_sympy
 from .precedence import Prec, precedence
 
-__all__ = ["StrPrinter", "fraction_str", "sstr"]
+__all__ = ["StrPrinter", "fraction_str", "sstr", "sympy_text"]
 
 
 def fraction_str(q: Fraction) -> str:
@@ -73,7 +73,7 @@ class StrPrinter:
             return "-oo"
         if isinstance(value, (int, Fraction)):
             return fraction_str(Fraction(value))
-        return str(value)
+        return sympy_text(value)
 
     def _surd(self, value: Surd) -> str:
         if not value.terms:
@@ -171,6 +171,23 @@ class StrPrinter:
             coef = self(c)
             parts.append(factor if coef == "1" else f"{self.factor(c)}*{factor}")
         return _join_signed(parts) if parts else "0"
+
+
+def sympy_text(expr: Any) -> str:
+    """A SymPy expression in ``str`` syntax.  A number (a gradient's closed form) is
+    printed with its terms in SymPy's own stored order (``order="none"``): the default
+    order evaluates every term numerically to sort each sum, which made printing the
+    backward pass take minutes.  Expressions with symbols keep SymPy's usual order.
+
+    >>> import sympy
+    >>> sympy_text(sympy.exp(2) + 1) in ("1 + exp(2)", "exp(2) + 1")
+    True
+    """
+    if getattr(expr, "free_symbols", True):
+        return str(expr)
+    from sympy.printing.str import sstr as sympy_sstr
+
+    return str(sympy_sstr(expr, order="none"))
 
 
 def sstr(value: Any) -> str:

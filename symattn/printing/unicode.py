@@ -117,7 +117,9 @@ class UnicodePrinter:
         import sympy
 
         if expr.is_Add:
-            terms = [self._sympy(t) for t in expr.as_ordered_terms()]
+            # a number's terms in SymPy's stored order (sorting them evaluates each one)
+            ordered = expr.as_ordered_terms() if expr.free_symbols else expr.args
+            terms = [self._sympy(t) for t in ordered]
             out = terms[0]
             for term in terms[1:]:
                 out += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
