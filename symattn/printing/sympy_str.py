@@ -15,6 +15,7 @@ from typing import Any
 
 from ..numbers import Combination, ExpRatio, NegInf, SoftmaxRow, Surd, to_sympy
 from .precedence import Prec, precedence
+from .sympy_numbers import NumberPrinter
 
 __all__ = ["StrPrinter", "fraction_str", "sstr", "sympy_text"]
 
@@ -61,6 +62,7 @@ class StrPrinter:
         # id → (the object, what it prints as): ids of live objects only
         self._texts: dict[int, tuple[Any, str]] = {}
         self._plans: dict[int, tuple[Any, _Plan]] = {}
+        self._numbers = NumberPrinter()
 
     def __call__(self, value: Any) -> str:
         if isinstance(value, Surd):
@@ -73,7 +75,7 @@ class StrPrinter:
             return "-oo"
         if isinstance(value, (int, Fraction)):
             return fraction_str(Fraction(value))
-        return sympy_text(value)
+        return sympy_text(value, self._numbers)
 
     def _surd(self, value: Surd) -> str:
         if not value.terms:
@@ -173,11 +175,12 @@ class StrPrinter:
         return _join_signed(parts) if parts else "0"
 
 
-def sympy_text(expr: Any) -> str:
+def sympy_text(expr: Any, numbers: NumberPrinter | None = None) -> str:
     """A SymPy expression in ``str`` syntax.  A number (a gradient's closed form) is
-    printed with its terms in SymPy's own stored order (``order="none"``): the default
-    order evaluates every term numerically to sort each sum, which made printing the
-    backward pass take minutes.  Expressions with symbols keep SymPy's usual order.
+    printed by :class:`NumberPrinter` (terms in the order the tree was built, every
+    shared piece printed once; SymPy's printer sorts each sum by evaluating its terms
+    and walks every tree anew, which took minutes for the backward pass).  Expressions
+    with symbols are printed by SymPy.
 
     >>> import sympy
     >>> sympy_text(sympy.exp(2) + 1) in ("1 + exp(2)", "exp(2) + 1")
@@ -185,9 +188,7 @@ def sympy_text(expr: Any) -> str:
     """
     if getattr(expr, "free_symbols", True):
         return str(expr)
-    from sympy.printing.str import sstr as sympy_sstr
-
-    return str(sympy_sstr(expr, order="none"))
+    return (numbers or NumberPrinter())(expr)
 
 
 def sstr(value: Any) -> str:

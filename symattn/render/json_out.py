@@ -82,9 +82,7 @@ def render_json(
     out["scale"] = problem.scale_label
     out["mask"] = problem.mask_label
     printer = StrPrinter()
-    out["steps"] = [
-        step_json(step, digits, words, printer, lazy=lazy) for step in derivation.steps
-    ]
+    out["steps"] = [step_json(step, digits, words, printer, lazy=lazy) for step in derivation.steps]
     check = derivation.crosscheck
     if check is not None:
         out["crosscheck"] = check.to_json()
