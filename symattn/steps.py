@@ -14,6 +14,7 @@ one problem.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import Enum
@@ -202,10 +203,13 @@ class Step:
         if isinstance(entry, NegInf):
             return None
         exact = rational_value(entry)
-        if exact is not None:
-            return float(exact)
         value = self.values[i][j]
-        return None if value is None else float(value)
+        try:
+            number = float(exact) if exact is not None else None if value is None else float(value)
+        except OverflowError:
+            return None
+        # beyond a double (10^400): no float, as for a value with symbols
+        return number if number is None or math.isfinite(number) else None
 
     def is_exact_decimal(self, i: int, j: int, digits: int) -> bool:
         """True when the decimal at ``digits`` places equals the exact value."""

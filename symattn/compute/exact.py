@@ -58,7 +58,7 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
         return tuple(tuple(Surd.rational(Fraction(int(x), den)) for x in row) for row in product)
     columns = transpose(right)
     if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
-        return tuple(tuple(Combination(list(zip(col, row))) for col in columns) for row in left)
+        return tuple(tuple(_combination(col, row) for col in columns) for row in left)
     if isinstance(left[0][0], Surd):
         zero = Surd()
         out: list[tuple[Any, ...]] = []
@@ -76,6 +76,18 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
     return tuple(
         tuple(sympy.Add(*(x * y for x, y in zip(row, col))) for col in columns) for row in left
     )
+
+
+def _combination(coefs: Sequence[Any], values: Sequence[Any]) -> Any:
+    """Σ c_t · r_t; a surd when every r_t is one (a quotient with an algebraic value,
+    such as 4/4 = 1, counts): 10⁶⁰ · 1 + 1 · 1 is 10⁶⁰ + 1, written as one number."""
+    closed = [r.closed_value() if isinstance(r, ExpRatio) else r for r in values]
+    if all(isinstance(c, Surd) for c in coefs) and all(isinstance(r, Surd) for r in closed):
+        total = Surd()
+        for c, r in zip(coefs, closed):
+            total = total + c * r
+        return total
+    return Combination(list(zip(coefs, values)))
 
 
 def scale(scores: Matrix, divisor: Any) -> Matrix:

@@ -5,7 +5,7 @@ from .balls import DigitsUnavailable, evaluate_ball, evaluate_matrix, round_cert
 from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context, near_tie, round_half_away
 from .evaluate import RowCache, evaluate, evaluate_or_none, rational_value
-from .surd import MAX_RADICAND, Surd, square_free
+from .surd import MAX_RADICAND, Surd, radical_product, square_free
 from .sympy_bridge import to_sympy
 from .sympy_eval import SympyEvaluator
 
@@ -27,6 +27,7 @@ __all__ = [
     "evaluate_matrix",
     "evaluate_or_none",
     "near_tie",
+    "radical_product",
     "rational_value",
     "round_certified",
     "round_half_away",

@@ -202,6 +202,9 @@ def evaluate_ball(value: Any, digits: int) -> Decimal:
 def to_decimal(b: arb, digits: int) -> Decimal:
     if b.is_zero():
         return Decimal(0)
+    man, exp = b.mid().man_exp()
+    if int(exp) + int(man).bit_length() < _TINY_BITS:  # below any Decimal: e^(-10^200)
+        return Decimal(0)
     context = _CONTEXTS.get(digits)
     if context is None:
         context = _CONTEXTS[digits] = decimal_context(digits)
@@ -209,6 +212,8 @@ def to_decimal(b: arb, digits: int) -> Decimal:
 
 
 _CONTEXTS: dict[int, decimal.Context] = {}
+#: log2 of the smallest decimal the contexts keep (10^-999,999,999), with a margin.
+_TINY_BITS = -3_300_000_000
 
 
 # -- a whole matrix ----------------------------------------------------------------

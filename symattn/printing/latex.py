@@ -9,6 +9,7 @@ r"""LaTeX of exact values: ``\frac{5\sqrt{2}}{2}``, ``\frac{e^{a}}{e^{a} + e^{b}
 
 from __future__ import annotations
 
+import decimal
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -28,12 +29,15 @@ def fraction_latex(q: Fraction, inline: bool = False) -> str:
     return f"{sign}{num}/{den}" if inline else rf"{sign}\frac{{{num}}}{{{den}}}"
 
 
+_WIDE = decimal.Context(prec=60, Emin=decimal.MIN_EMIN, Emax=decimal.MAX_EMAX)
+
+
 def fmt_decimal(value: Decimal, digits: int) -> str:
     r"""A decimal for display: fixed point, or ``a \times 10^{k}`` when very large or small."""
     if value == 0 or Decimal("1e-4") <= abs(value) < Decimal("1e7"):
         return round_half_away(value, digits)
     exponent = value.adjusted()
-    mantissa = value.scaleb(-exponent)
+    mantissa = value.scaleb(-exponent, context=_WIDE)  # exponents up to 10^18
     return rf"{round_half_away(mantissa, digits)} \times 10^{{{exponent}}}"
 
 
