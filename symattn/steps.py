@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import Enum
+from fractions import Fraction
 from typing import Any
 
 from .errors import SymattnError
@@ -37,6 +38,8 @@ from .printing import sstr
 from .problem import Matrix, Problem
 
 __all__ = ["Kind", "Source", "Step", "StepSpec", "Values"]
+
+_ZERO = Fraction(0)
 
 Values = tuple[tuple[Decimal | None, ...], ...]
 """High-precision values of a step's entries (None where symbols leave no number)."""
@@ -180,6 +183,10 @@ class Step:
 
     def _decimal_str(self, i: int, j: int, digits: int) -> str | None:
         entry = self.exact[i][j]
+        terms = entry.terms if type(entry) is Surd else None
+        if terms is not None and (not terms or (len(terms) == 1 and terms[0][0] == 1)):
+            # a rational, exactly (the common case, first)
+            return round_half_away(terms[0][1] if terms else _ZERO, digits)
         if isinstance(entry, NegInf):
             return "-inf"
         exact = rational_value(entry)
@@ -200,6 +207,12 @@ class Step:
 
     def float_value(self, i: int, j: int) -> float | None:
         entry = self.exact[i][j]
+        if type(entry) is Surd and len(entry.terms) == 1 and entry.terms[0][0] == 1:
+            q = entry.terms[0][1]
+            try:
+                return q.numerator / q.denominator
+            except OverflowError:
+                return None
         if isinstance(entry, NegInf):
             return None
         exact = rational_value(entry)

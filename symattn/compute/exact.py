@@ -95,6 +95,12 @@ def scale(scores: Matrix, divisor: Any) -> Matrix:
     if isinstance(divisor, Surd) and divisor.is_rational and _is_rational(scores):
         c = divisor.as_fraction()
         return tuple(tuple(Surd.rational(x.as_fraction() / c) for x in row) for row in scores)
+    if isinstance(divisor, Surd) and len(divisor.terms) == 1 and _is_rational(scores):
+        r, c = divisor.terms[0]  # x / (c √r) = x / (c r) · √r, one term each
+        factor = 1 / (c * r)
+        return tuple(
+            tuple(Surd.monomial(r, x.as_fraction() * factor) for x in row) for row in scores
+        )
     return tuple(tuple(x / divisor for x in row) for row in scores)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..derivation import Derivation
 from ..numbers import (
+    GUARD,
     Combination,
     ExpRatio,
     NegInf,
@@ -60,6 +61,8 @@ class _Values:
     def __init__(self, problem: Problem, precision: int, known: Mapping[str, Values]) -> None:
         self.problem, self.precision = problem, precision
         self.known: dict[str, Values] = dict(known)
+        self._guard = decimal_context(precision + GUARD)
+        self._roots: dict[int, Decimal] = {}
 
     def of(self, name: str, matrix: Matrix) -> Values:
         if name not in self.known:
@@ -75,6 +78,14 @@ class _Values:
         if isinstance(x, Surd) and x.is_rational:  # a quotient, correctly rounded
             q = x.as_fraction()
             return context.divide(Decimal(q.numerator), Decimal(q.denominator))
+        if isinstance(x, Surd) and len(x.terms) == 1:  # c √r: as evaluate() does it
+            r, c = x.terms[0]
+            guard = self._guard
+            root = self._roots.get(r)
+            if root is None:
+                root = self._roots[r] = guard.sqrt(Decimal(r))
+            term = guard.divide(Decimal(c.numerator), Decimal(c.denominator))
+            return context.plus(guard.multiply(term, root))
         if _direct(x):
             return evaluate(x, self.precision)
         return evaluate_or_none(x, self.precision)

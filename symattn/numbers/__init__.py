@@ -4,12 +4,13 @@ evaluation.  Nothing here prints: :mod:`symattn.printing` does."""
 from .balls import DigitsUnavailable, evaluate_ball, evaluate_matrix, round_certified
 from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context, near_tie, round_half_away
-from .evaluate import RowCache, evaluate, evaluate_or_none, rational_value
+from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_value
 from .surd import MAX_RADICAND, Surd, radical_product, square_free
 from .sympy_bridge import to_sympy
 from .sympy_eval import SympyEvaluator
 
 __all__ = [
+    "GUARD",
     "MAX_RADICAND",
     "NEG_INF",
     "Coefficients",

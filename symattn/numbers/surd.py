@@ -85,6 +85,13 @@ class Surd:
         return new
 
     @classmethod
+    def monomial(cls, radicand: int, coef: Fraction) -> Surd:
+        """``coef · √radicand`` for a square-free ``radicand`` (not checked)."""
+        new = cls.__new__(cls)
+        new.terms = ((radicand, coef),) if coef else ()
+        return new
+
+    @classmethod
     def sqrt(cls, value: Fraction | int) -> Surd:
         """``√value`` for a rational ``value >= 0``, reduced: √8 = 2√2, √(1/2) = √2/2."""
         q = Fraction(value)
