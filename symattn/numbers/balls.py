@@ -29,6 +29,7 @@ from typing import Any
 
 from flint import arb, arb_mat, ctx, fmpq, fmpz
 
+from ..errors import SymattnError
 from .closed import Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context
 from .surd import Surd
@@ -49,10 +50,15 @@ __all__ = [
 MAX_BITS = 1 << 17
 
 _LOG2_10 = 3.3219280948873626
+_TOO_CLOSE = (
+    f"a value is too close to a rounding tie (or to 0) to decide its digits with "
+    f"{MAX_BITS} bits of precision"
+)
 
 
-class DigitsUnavailable(ValueError):
-    """A digit that no precision up to :data:`MAX_BITS` decides (absurdly close to a tie)."""
+class DigitsUnavailable(SymattnError, ValueError):
+    """A digit that no precision up to :data:`MAX_BITS` decides (a value absurdly close
+    to a rounding tie, or to 0 by cancellation): a clear error, not a hang."""
 
 
 def bits_for(digits: int) -> int:
@@ -196,7 +202,7 @@ def evaluate_ball(value: Any, digits: int) -> Decimal:
             return to_decimal(b, digits)
         bits *= 2
         if bits > MAX_BITS:
-            raise DigitsUnavailable(f"more than {MAX_BITS} bits would be needed")
+            raise DigitsUnavailable(_TOO_CLOSE)
 
 
 def to_decimal(b: arb, digits: int) -> Decimal:
@@ -335,7 +341,7 @@ def _sign(value: Any, shift: Fraction) -> int:
         if not b.contains(0):
             return 1 if b > 0 else -1
         bits *= 2
-    raise DigitsUnavailable(f"more than {MAX_BITS} bits would be needed")
+    raise DigitsUnavailable(_TOO_CLOSE)
 
 
 def _format(whole: int, places: int) -> str:

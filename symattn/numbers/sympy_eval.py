@@ -39,7 +39,9 @@ class SympyEvaluator:
             if bits > 4 * need and b.contains(0) and b.rad() < arb(2) ** (-4 * need):
                 return Decimal(0)  # an unsimplified 0 (g − Σ a g over one key), say
             bits *= 2
-        raise DigitsUnavailable(f"more than {MAX_BITS} bits would be needed")
+        raise DigitsUnavailable(
+            f"a gradient is too close to 0 to evaluate with {MAX_BITS} bits of precision"
+        )
 
     def _ball(self, expr: Any, memo: dict[Any, arb]) -> arb:
         found = memo.get(expr)
