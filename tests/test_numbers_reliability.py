@@ -215,3 +215,14 @@ def test_a_wrong_tiny_value_still_fails_the_crosscheck() -> None:
     bad = replace(derived, steps=tuple(bad_step if s.id == "output" else s for s in derived.steps))
     check = cc.crosscheck(bad)
     assert check is not None and not check.passed
+
+
+def test_a_row_of_rational_and_surd_exponents_is_evaluated_as_it_is() -> None:
+    # exponents 1 and √2 (found by Hypothesis: 1 was once taken for 1·√2)
+    ratio = ExpRatio([Surd.rational(1), Surd()], [Surd.rational(1), Surd.sqrt(2)])
+    with mpmath.workdps(60):
+        truth = mpmath.e / (mpmath.e + mpmath.exp(mpmath.sqrt(2)))
+        expected = Decimal(mpmath.nstr(truth, 50))
+    assert abs(evaluate_ball(ratio, 50) - expected) <= Decimal(10) ** -48
+    payload = _json({"Q": [[1]], "K": [[1], ["sqrt(2)"]], "V": [[1], [0]], "scale": "none"})
+    assert _step(payload, "output")["decimal"] == [[str(round(truth, 4))[:6]]]

@@ -120,17 +120,23 @@ def _shifted_exps(exponents: Sequence[Surd]) -> list[arb]:
 
 
 def _common_radicand(exponents: Sequence[Surd]) -> int | None:
-    """r when every exponent is c √r (or 0), else None."""
-    found = 1
+    """r when every exponent is c √r (or 0), else None; r = 1 for rationals.
+
+    >>> _common_radicand([Surd.rational(1), Surd.sqrt(2)]) is None
+    True
+    >>> _common_radicand([Surd(), Surd.sqrt(8)])
+    2
+    """
+    found: int | None = None
     for x in exponents:
         if len(x.terms) > 1:
             return None
         if x.terms:
             r = x.terms[0][0]
-            if found != 1 and r != found:
+            if found is not None and r != found:
                 return None
             found = r
-    return found
+    return 1 if found is None else found
 
 
 def _coefficient(x: Surd) -> fmpq:
