@@ -134,14 +134,21 @@ EntryFormula = Union[
 ]
 
 
+#: Largest |score| whose exponential a derivation writes out as a number (e^100000 has
+#: 43,430 digits before the point; beyond, the sum of exponentials is named only).
+MAX_SHOWN_EXPONENT = 100_000
+
+
 def _exponentials(
     scores: Step, i: int, precision: int
 ) -> tuple[tuple[Decimal, ...] | None, Decimal | None]:
     """e^x of each unmasked score of row i, and their sum (None when symbolic)."""
     values = [v for v in scores.values[i] if v is None or v.is_finite()]
-    if any(v is None for v in values):
-        return None, None
-    with decimal.localcontext(decimal_context(precision)):
+    if any(v is None or abs(v) > MAX_SHOWN_EXPONENT for v in values):
+        return None, None  # symbols, or e^(3·10⁹): the sum is named, not evaluated
+    context = decimal_context(precision)
+    context.Emax, context.Emin = decimal.MAX_EMAX, decimal.MIN_EMIN
+    with decimal.localcontext(context):
         exps = tuple(v.exp() for v in values if v is not None)
         return exps, sum(exps, Decimal(0))
 

@@ -14,18 +14,32 @@ one problem.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import Enum
+from fractions import Fraction
 from typing import Any
 
 from .errors import SymattnError
 from .ids import split_id
-from .numbers import NegInf, rational_value, round_half_away, to_sympy
+from .numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    near_tie,
+    rational_value,
+    round_certified,
+    round_half_away,
+    to_sympy,
+)
 from .printing import sstr
 from .problem import Matrix, Problem
 
 __all__ = ["Kind", "Source", "Step", "StepSpec", "Values"]
+
+_ZERO = Fraction(0)
 
 Values = tuple[tuple[Decimal | None, ...], ...]
 """High-precision values of a step's entries (None where symbols leave no number)."""
@@ -117,6 +131,15 @@ class Step:
     _decimals: dict[tuple[int, int, int], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: The exact matrix that ``values`` are the evaluation of (set by the engine when
+    #: it evaluated these very entries; a step made with other entries has to be
+    #: evaluated again by the cross-check).
+    evaluated_from: Matrix | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def values_evaluate_exact(self) -> bool:
+        """Are ``values`` the evaluations of exactly these ``exact`` entries?"""
+        return self.evaluated_from is self.exact
 
     # -- the spec, read through -------------------------------------------------------
     @property
@@ -161,23 +184,46 @@ class Step:
 
     def _decimal_str(self, i: int, j: int, digits: int) -> str | None:
         entry = self.exact[i][j]
+        terms = entry.terms if type(entry) is Surd else None
+        if terms is not None and (not terms or (len(terms) == 1 and terms[0][0] == 1)):
+            # a rational, exactly (the common case, first)
+            return round_half_away(terms[0][1] if terms else _ZERO, digits)
         if isinstance(entry, NegInf):
             return "-inf"
         exact = rational_value(entry)
         if exact is not None:
             return round_half_away(exact, digits)
         value = self.values[i][j]
-        return None if value is None else round_half_away(value, digits)
+        if value is None:
+            return None
+        numeric = isinstance(entry, (ExpRatio, Combination)) and value.is_finite()
+        if numeric or (isinstance(entry, Surd) and entry.is_monomial):
+            # the value is right to ~45 digits: enough, unless it sits at a tie
+            if not near_tie(value, digits):
+                return round_half_away(value, digits)
+            return round_certified(entry, digits)
+        if isinstance(entry, Surd):  # a sum of surds: its sign at the tie is exact
+            return round_certified(entry, digits)
+        return round_half_away(value, digits)
 
     def float_value(self, i: int, j: int) -> float | None:
         entry = self.exact[i][j]
+        if type(entry) is Surd and len(entry.terms) == 1 and entry.terms[0][0] == 1:
+            q = entry.terms[0][1]
+            try:
+                return q.numerator / q.denominator
+            except OverflowError:
+                return None
         if isinstance(entry, NegInf):
             return None
         exact = rational_value(entry)
-        if exact is not None:
-            return float(exact)
         value = self.values[i][j]
-        return None if value is None else float(value)
+        try:
+            number = float(exact) if exact is not None else None if value is None else float(value)
+        except OverflowError:
+            return None
+        # beyond a double (10^400): no float, as for a value with symbols
+        return number if number is None or math.isfinite(number) else None
 
     def is_exact_decimal(self, i: int, j: int, digits: int) -> bool:
         """True when the decimal at ``digits`` places equals the exact value."""

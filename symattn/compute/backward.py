@@ -16,6 +16,7 @@ entries of dS' are exactly 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..derivation import Derivation
@@ -41,10 +42,57 @@ def _t(matrix: list[list[Any]]) -> list[list[Any]]:
     return [list(col) for col in zip(*matrix)]
 
 
-def _matmul(a: list[list[Any]], b: list[list[Any]]) -> list[list[Any]]:
+def _times(x: Any, y: Any) -> Any:
+    """x·y, kept as built: SymPy's automatic distribution of a number over a sum
+    (2·(a + b) → 2a + 2b) made the gradients' trees, and their time, grow fast."""
     import sympy
 
-    return [[sympy.Add(*(x * y for x, y in zip(row, col))) for col in zip(*b)] for row in a]
+    if x is sympy.S.Zero or y is sympy.S.Zero:
+        return sympy.S.Zero
+    if _surd(x) and _surd(y):
+        return x * y
+    if x is sympy.S.One:
+        return y
+    if y is sympy.S.One:
+        return x
+    if y.is_Number:  # the number first: 2·(…), as on paper
+        x, y = y, x
+    return sympy.Mul(x, y, evaluate=False)
+
+
+def _sum(terms: Iterable[Any]) -> Any:
+    """Σ terms: the numbers folded into one, the rest kept as built."""
+    import sympy
+
+    numbers: list[Any] = []
+    rest: list[Any] = []
+    for t in terms:
+        (numbers if _surd(t) else rest).append(t)
+    number = sympy.Add(*numbers)
+    if number != 0 or not rest:
+        rest.append(number)
+    return rest[0] if len(rest) == 1 else sympy.Add(*rest, evaluate=False)
+
+
+def _surd(x: Any, depth: int = 0) -> bool:
+    """A rational or a surd (c·√r, or a small sum of them): SymPy folds these cheaply."""
+    if x.is_Number:
+        return True
+    if x.is_Pow:
+        return bool(x.base.is_Number and x.exp.is_Rational)
+    if (x.is_Mul or x.is_Add) and depth < 3:
+        return all(_surd(a, depth + 1) for a in x.args)
+    return False
+
+
+def _minus(x: Any) -> Any:
+    import sympy
+
+    return -x if _surd(x) else sympy.Mul(sympy.S.NegativeOne, x, evaluate=False)
+
+
+def _matmul(a: list[list[Any]], b: list[list[Any]]) -> list[list[Any]]:
+    return [[_sum(_times(x, y) for x, y in zip(row, col)) for col in zip(*b)] for row in a]
 
 
 def _frozen(matrix: list[list[Any]]) -> Matrix:
@@ -57,7 +105,9 @@ def _product(spec: StepSpec, args: list[Matrix], problem: Problem) -> Matrix:
         a, b = _sym(left), _sym(right)
         term = _matmul(_t(a) if spec.transpose_left else a, _t(b) if spec.transpose_right else b)
         total = (
-            term if total is None else [[x + y for x, y in zip(r, s)] for r, s in zip(total, term)]
+            term
+            if total is None
+            else [[_sum((x, y)) for x, y in zip(r, s)] for r, s in zip(total, term)]
         )
     assert total is not None
     return _frozen(total)
@@ -69,8 +119,13 @@ def _jacobian(spec: StepSpec, args: list[Matrix], problem: Problem) -> Matrix:
 
     rows = []
     for a_row, g_row in zip(_sym(args[0]), _sym(args[1])):
-        inner = sympy.Add(*(a * g for a, g in zip(a_row, g_row)))
-        rows.append([a * (g - inner) if a != 0 else sympy.Integer(0) for a, g in zip(a_row, g_row)])
+        inner = _sum(_times(a, g) for a, g in zip(a_row, g_row))
+        rows.append(
+            [
+                _times(a, _sum((g, _minus(inner)))) if a != 0 else sympy.S.Zero
+                for a, g in zip(a_row, g_row)
+            ]
+        )
     return _frozen(rows)
 
 
@@ -82,12 +137,14 @@ def _given(spec: StepSpec, args: list[Matrix], problem: Problem) -> Matrix:
 def _difference(spec: StepSpec, args: list[Matrix], problem: Problem) -> Matrix:
     assert spec.source is not None
     target = _sym(spec.source.take(problem))
-    return _frozen([[o - t for o, t in zip(r, s)] for r, s in zip(_sym(args[0]), target)])
+    return _frozen(
+        [[_sum((o, _minus(t))) for o, t in zip(r, s)] for r, s in zip(_sym(args[0]), target)]
+    )
 
 
 def _scale(spec: StepSpec, args: list[Matrix], problem: Problem) -> Matrix:
-    c = to_sympy(spec.divisor)
-    return _frozen([[x / c for x in row] for row in args[0]])
+    c = 1 / to_sympy(spec.divisor)
+    return _frozen([[_times(c, x) for x in row] for row in args[0]])
 
 
 def _columns(spec: StepSpec, args: list[Matrix], problem: Problem) -> Matrix:

@@ -3,38 +3,49 @@
 For every entry of every numeric step it measures the absolute error
 ``|float − exact|`` and a relative error against the larger of ``|exact|`` and the
 size of the terms that make the entry (for a product C = AB: Σ_k |a_ik||b_kj|; for a
-weight: the largest weight of its row).  Float64 cancellation (0.1 + 0.2 − 0.3) and
-underflow (e^−1000) are then not reported as disagreement, while a wrong value is.
+weight: the largest weight of its row, widened where float64 cannot resolve the
+scores at all).  Float64 cancellation (0.1 + 0.2 − 0.3) and underflow (e^−1000, below
+the smallest normal double) are then not reported as disagreement, while a wrong
+value is; entries whose float64 terms overflow (scores of 10⁴⁰⁰) are not compared.
 ``passed`` means a relative error of at most 1e-12 everywhere.
 
-Both what is shown is checked: the exact entries themselves (the closed forms,
-evaluated here at 40 digits) and the high-precision values the decimals are rounded
-from.
+What is compared is what is shown: the forward steps' values are the certified
+evaluations of their exact entries (the closed forms themselves, by ball arithmetic),
+so a wrong closed form cannot hide behind correct decimals; the gradients' exact
+entries (SymPy expressions) are evaluated here too, by one memoised walk, next to
+their values.
 """
 
 from __future__ import annotations
 
+import decimal
+import math
+from collections.abc import Sequence
 from decimal import Decimal
 
 import numpy as np
 
 from ..derivation import TOLERANCE, Crosscheck, Derivation
-from ..numbers import RowCache, evaluate
+from ..numbers import Combination, ExpRatio, NegInf, Surd, SympyEvaluator, evaluate_matrix
+from ..steps import Step
 from .numeric import backward, forward
 
 __all__ = ["TOLERANCE", "Crosscheck", "crosscheck"]
 
-#: Significant digits at which the exact entries are evaluated for the comparison.
+#: Significant digits at which the gradients' exact entries are evaluated.
 EVALUATION_DIGITS = 40
+
+#: The smallest normal double: below it float64 has no relative accuracy left.
+_TINY = Decimal(np.finfo(np.float64).tiny.item())
+_CONTEXT = decimal.Context(
+    prec=28, Emin=decimal.MIN_EMIN, Emax=decimal.MAX_EMAX, traps=[decimal.InvalidOperation]
+)
+_NUMBERS = (Surd, NegInf, ExpRatio, Combination)
 
 
 def crosscheck(derivation: Derivation) -> Crosscheck | None:
-    """Compare every entry of every numeric step with the NumPy path.
-
-    The exact entries themselves (the closed forms that are shown) are evaluated at 40
-    digits here, so a wrong closed form cannot hide behind correct decimals.  Returns
-    None for symbolic problems.
-    """
+    """Compare every entry of every numeric step with the NumPy path (None for
+    symbolic problems)."""
     if derivation.problem.symbolic:
         return None
     floats = forward(derivation.problem)
@@ -42,35 +53,62 @@ def crosscheck(derivation: Derivation) -> Crosscheck | None:
         backward(derivation.problem, floats)
     max_abs = max_rel = 0.0
     worst: tuple[str, tuple[int, int]] | None = None
-    cache: RowCache = {}
-    with np.errstate(all="ignore"):
-        for step in derivation.steps:
-            if step.id not in floats:
-                continue
-            numeric, magnitude = floats[step.id]
-            for i, row in enumerate(step.exact):
-                for j, entry in enumerate(row):
-                    got, size = float(numeric[i, j]), Decimal(float(magnitude[i, j]))
-                    shown = step.values[i][j]
-                    candidates = [evaluate(entry, EVALUATION_DIGITS, cache)] + (
-                        [shown] if shown is not None else []
-                    )
-                    for exact in candidates:
-                        abs_err, rel_err = _errors(got, exact, size)
-                        if worst is None or rel_err > max_rel:
-                            worst = (step.id, (i, j))
-                        max_abs = max(max_abs, abs_err)
-                        max_rel = max(max_rel, rel_err)
+    sympy_values = SympyEvaluator(EVALUATION_DIGITS)
+    for step in derivation.steps:
+        if step.id not in floats:
+            continue
+        numeric, magnitude = floats[step.id]
+        own = _own_values(step, sympy_values)
+        for i, (own_row, value_row, got_row, size_row) in enumerate(
+            zip(own, step.values, numeric.tolist(), magnitude.tolist())
+        ):
+            for j, (evaluated, shown, got, size) in enumerate(
+                zip(own_row, value_row, got_row, size_row)
+            ):
+                if not math.isfinite(size):  # float64 overflowed on the way
+                    continue
+                candidates = (
+                    [evaluated]
+                    if shown is None or shown == evaluated
+                    else [
+                        evaluated,
+                        shown,
+                    ]
+                )
+                for exact in candidates:
+                    abs_err, rel_err = _errors(got, exact, size)
+                    if worst is None or rel_err > max_rel:
+                        worst = (step.id, (i, j))
+                    if abs_err > max_abs:
+                        max_abs = abs_err
+                    if rel_err > max_rel:
+                        max_rel = rel_err
     return Crosscheck(max_abs, max_rel, worst[0] if worst else None, worst[1] if worst else None)
 
 
-def _errors(got: float, exact: Decimal, size: Decimal) -> tuple[float, float]:
+def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[Decimal]]:
+    """The exact entries evaluated: the step's values when the engine made them from
+    these very entries, else evaluated here (closed forms as one ball computation,
+    SymPy entries by the memoised walk)."""
+    if step.values_evaluate_exact:
+        return step.values  # type: ignore[return-value]
+    if all(isinstance(x, _NUMBERS) for row in step.exact for x in row):
+        return evaluate_matrix(step.exact, EVALUATION_DIGITS)
+    return [[x if isinstance(x, Decimal) else sympy_values(x) for x in row] for row in step.exact]
+
+
+def _errors(got: float, exact: Decimal, size: float) -> tuple[float, float]:
     """Absolute and relative error of one float against one exact value."""
-    if exact.is_infinite() or got == float("-inf"):
-        same = exact.is_infinite() and got == float("-inf")
-        return (0.0, 0.0) if same else (float("inf"), float("inf"))
+    if exact.is_infinite() or got == -math.inf:
+        same = exact.is_infinite() and got == -math.inf
+        return (0.0, 0.0) if same else (math.inf, math.inf)
     if got != got:  # NaN
-        return float("inf"), float("inf")
-    diff = abs(Decimal(got) - exact)
-    scale = max(abs(exact), size)
-    return float(diff), (float(diff / scale) if scale else (0.0 if not diff else 1.0))
+        return math.inf, math.inf
+    if got == exact:
+        return 0.0, 0.0
+    context = _CONTEXT
+    diff = abs(context.subtract(Decimal(got), exact))
+    scale = max(abs(exact), Decimal(size))
+    if scale < _TINY and diff:  # underflow: float64 has no relative digits down there
+        scale = _TINY
+    return float(diff), (float(context.divide(diff, scale)) if scale else 0.0)

@@ -1,7 +1,7 @@
 """Each kind of forward step on exact values: surds, closed-form softmax, SymPy.
 
-Rational matrices are multiplied as integer matrices over a common denominator (fast
-and exact); surds and symbols fall back to term-by-term arithmetic.  The softmax is
+Rational matrices are multiplied as integer matrices over a common denominator (by
+FLINT, exact); surds and symbols fall back to term-by-term arithmetic.  The softmax is
 never simplified: each weight is an :class:`~symattn.numbers.ExpRatio`
 ``exp(s'_ij) / Σ_k exp(s'_ik)`` whose row shares one
 :class:`~symattn.numbers.SoftmaxRow`, and each output entry is the same closed form
@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import lcm
-from operator import mul
 from typing import Any
 
-from ..numbers import NEG_INF, Combination, ExpRatio, SoftmaxRow, Surd
+from flint import fmpz_mat
+
+from ..numbers import NEG_INF, Coefficients, Combination, ExpRatio, SoftmaxRow, Surd
 from ..problem import Mask, Matrix, Problem
 from ..steps import Kind, StepSpec
 
@@ -51,14 +52,13 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
     """Exact ``left · right``; rational matrices go through integer arithmetic."""
     if _is_rational(left) and _is_rational(right):
         a, da = _integer_rows(left)
-        b, db = _integer_rows(transpose(right))
+        b, db = _integer_rows(right)
         den = da * db
-        return tuple(
-            tuple(Surd.rational(Fraction(sum(map(mul, row, col)), den)) for col in b) for row in a
-        )
+        product = (fmpz_mat(a) * fmpz_mat(b)).tolist()  # FLINT: the n³ work in C
+        return tuple(tuple(Surd.rational(Fraction(int(x), den)) for x in row) for row in product)
     columns = transpose(right)
     if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
-        return tuple(tuple(Combination(list(zip(col, row))) for col in columns) for row in left)
+        return tuple(tuple(_combination(col, row) for col in columns) for row in left)
     if isinstance(left[0][0], Surd):
         zero = Surd()
         out: list[tuple[Any, ...]] = []
@@ -78,11 +78,29 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
     )
 
 
+def _combination(coefs: Sequence[Any], values: Sequence[Any]) -> Any:
+    """Σ c_t · r_t; a surd when every r_t is one (a quotient with an algebraic value,
+    such as 4/4 = 1, counts): 10⁶⁰ · 1 + 1 · 1 is 10⁶⁰ + 1, written as one number."""
+    closed = [r.closed_value() if isinstance(r, ExpRatio) else r for r in values]
+    if all(isinstance(c, Surd) for c in coefs) and all(isinstance(r, Surd) for r in closed):
+        total = Surd()
+        for c, r in zip(coefs, closed):
+            total = total + c * r
+        return total
+    return Combination(list(zip(coefs, values)))
+
+
 def scale(scores: Matrix, divisor: Any) -> Matrix:
     """``scores / divisor``, the divisor kept visible (1/√2 is not rationalised here)."""
     if isinstance(divisor, Surd) and divisor.is_rational and _is_rational(scores):
         c = divisor.as_fraction()
         return tuple(tuple(Surd.rational(x.as_fraction() / c) for x in row) for row in scores)
+    if isinstance(divisor, Surd) and len(divisor.terms) == 1 and _is_rational(scores):
+        r, c = divisor.terms[0]  # x / (c √r) = x / (c r) · √r, one term each
+        factor = 1 / (c * r)
+        return tuple(
+            tuple(Surd.monomial(r, x.as_fraction() * factor) for x in row) for row in scores
+        )
     return tuple(tuple(x / divisor for x in row) for row in scores)
 
 
@@ -95,40 +113,57 @@ def mask(scores: Matrix, keep: Mask) -> Matrix:
 
 
 def softmax(scores: Matrix) -> Matrix:
-    """Closed-form weights, row by row (masked entries exactly 0, a lone key exactly 1)."""
+    """Closed-form weights, row by row (masked entries exactly 0, a lone key exactly 1).
+
+    The unit coefficient tuples are shared by every row with as many unmasked keys, so
+    that printers and evaluators can do their per-tuple work once.
+    """
     zero, one = Surd(), Surd.rational(1)
+    units: dict[tuple[int, int], tuple[Surd, ...]] = {}
     rows: list[tuple[Any, ...]] = []
     for row in scores:
         keep = [j for j, x in enumerate(row) if x is not NEG_INF]
         shared = SoftmaxRow(tuple(row[j] for j in keep))
         entries: list[Any] = []
-        for j, x in enumerate(row):
+        position = 0
+        for x in row:
             if x is NEG_INF:
                 entries.append(zero)
             elif len(keep) == 1:  # e^x / e^x
                 entries.append(one)
             else:
-                entries.append(ExpRatio([one if k == j else zero for k in keep], shared))
+                key = (len(keep), position)
+                if key not in units:
+                    units[key] = Coefficients(
+                        one if k == position else zero for k in range(len(keep))
+                    )
+                entries.append(ExpRatio(units[key], shared))
+                position += 1
         rows.append(tuple(entries))
     return tuple(rows)
 
 
 def weighted_sum(weights: Matrix, values: Matrix) -> Matrix:
-    """b_i = Σ_j a_ij v_j in closed form: the weight's quotient with v_j in the numerator."""
+    """b_i = Σ_j a_ij v_j in closed form: the weight's quotient with v_j in the numerator.
+
+    The coefficients of an output column are one tuple for every row with the same
+    unmasked keys (all rows, without a mask).
+    """
+    columns: dict[tuple[tuple[int, ...], int], tuple[Any, ...]] = {}
     rows: list[tuple[Any, ...]] = []
     for a_row in weights:
-        keep = [j for j, a in enumerate(a_row) if not (isinstance(a, Surd) and a.is_zero())]
+        keep = tuple(j for j, a in enumerate(a_row) if not (isinstance(a, Surd) and a.is_zero()))
         if len(keep) == 1:
             rows.append(values[keep[0]])
             continue
         template = a_row[keep[0]]
         assert isinstance(template, ExpRatio)
-        rows.append(
-            tuple(
-                ExpRatio([values[j][col] for j in keep], template.row)
-                for col in range(len(values[0]))
-            )
-        )
+        entries = []
+        for col in range(len(values[0])):
+            if (keep, col) not in columns:
+                columns[(keep, col)] = Coefficients(values[j][col] for j in keep)
+            entries.append(ExpRatio(columns[(keep, col)], template.row))
+        rows.append(tuple(entries))
     return tuple(rows)
 
 

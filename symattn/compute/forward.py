@@ -1,20 +1,32 @@
 """The exact engine: a plan and a problem → a :class:`~symattn.derivation.Derivation`.
 
 Each step gets its exact entries from the rule of its kind (:mod:`.exact` forward,
-:mod:`.backward` for gradients) and its high-precision values either from the exact
-entries themselves (surds and rationals evaluate directly) or, for closed forms, from
-its operands' values by the same decimal rule the mistake models use
-(:mod:`.values`).
+:mod:`.backward` for gradients) and its high-precision values from the exact entries
+themselves: surds and rationals evaluate directly, the closed forms of a numeric
+problem by ball arithmetic (:func:`~symattn.numbers.evaluate_matrix`, certified to the
+last digit but one).  Gradients (SymPy entries) take their values from their
+operands' values by the same decimal rule the mistake models use (:mod:`.values`).
 """
 
 from __future__ import annotations
 
 import decimal
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from ..derivation import Derivation
-from ..numbers import NegInf, Surd, decimal_context, evaluate, evaluate_or_none
+from ..numbers import (
+    GUARD,
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    decimal_context,
+    evaluate,
+    evaluate_matrix,
+    evaluate_or_none,
+)
 from ..plan import Plan, forward_plan
 from ..problem import Matrix, Problem
 from ..steps import Kind, Step, StepSpec, Values
@@ -32,12 +44,25 @@ def _direct(entry: Any) -> bool:
     return isinstance(entry, (Surd, NegInf))
 
 
+def _closed_numeric(entries: Matrix) -> bool:
+    """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O)."""
+    return all(
+        isinstance(x, (Surd, NegInf))
+        or (isinstance(x, ExpRatio) and isinstance(x.exponents[0], Surd))
+        or isinstance(x, Combination)
+        for row in entries
+        for x in row
+    )
+
+
 class _Values:
     """The values of every matrix a step may name, evaluated when first asked for."""
 
     def __init__(self, problem: Problem, precision: int, known: Mapping[str, Values]) -> None:
         self.problem, self.precision = problem, precision
         self.known: dict[str, Values] = dict(known)
+        self._guard = decimal_context(precision + GUARD)
+        self._roots: dict[int, Decimal] = {}
 
     def of(self, name: str, matrix: Matrix) -> Values:
         if name not in self.known:
@@ -45,16 +70,25 @@ class _Values:
         return self.known[name]
 
     def direct(self, matrix: Matrix) -> Values:
-        with decimal.localcontext(decimal_context(self.precision)):
-            return tuple(
-                tuple(
-                    evaluate(x, self.precision)
-                    if _direct(x)
-                    else evaluate_or_none(x, self.precision)
-                    for x in row
-                )
-                for row in matrix
-            )
+        context = decimal_context(self.precision)
+        with decimal.localcontext(context):
+            return tuple(tuple(self._one(x, context) for x in row) for row in matrix)
+
+    def _one(self, x: Any, context: decimal.Context) -> Decimal | None:
+        if isinstance(x, Surd) and x.is_rational:  # a quotient, correctly rounded
+            q = x.as_fraction()
+            return context.divide(Decimal(q.numerator), Decimal(q.denominator))
+        if isinstance(x, Surd) and len(x.terms) == 1:  # c √r: as evaluate() does it
+            r, c = x.terms[0]
+            guard = self._guard
+            root = self._roots.get(r)
+            if root is None:
+                root = self._roots[r] = guard.sqrt(Decimal(r))
+            term = guard.divide(Decimal(c.numerator), Decimal(c.denominator))
+            return context.plus(guard.multiply(term, root))
+        if _direct(x):
+            return evaluate(x, self.precision)
+        return evaluate_or_none(x, self.precision)
 
     def computed(
         self, spec: StepSpec, operands: list[Values], given: Matrix | None
@@ -100,16 +134,21 @@ def execute(
     for spec in plan.specs:
         args = [matrices[o] for o in spec.operands]
         entries = rules[spec.kind](spec, args, problem)
+        evaluated: Matrix | None = entries
         if all(_direct(x) for row in entries for x in row):
             step_values = values.direct(entries)
+        elif not problem.symbolic and _closed_numeric(entries):
+            # the closed forms themselves, by ball arithmetic, one matrix at a time
+            step_values = tuple(tuple(row) for row in evaluate_matrix(entries, precision))
         else:
+            evaluated = None
             given = spec.source.take(problem) if spec.source is not None else None
             operand_values = [values.of(o, matrices[o]) for o in spec.operands]
             found = values.computed(spec, operand_values, given)
             step_values = found or tuple(tuple(None for _ in row) for row in entries)
         values.known[spec.id] = step_values
         matrices[spec.id] = entries
-        steps.append(Step(spec, entries, step_values))
+        steps.append(Step(spec, entries, step_values, evaluated_from=evaluated))
     return Derivation(problem, tuple(steps), matrices, precision)
 
 

@@ -21,13 +21,25 @@ __all__ = ["backward", "forward"]
 
 Array = NDArray[np.float64]
 
+#: Relative error of a weight beyond which float64 is taken to have lost the weight.
+LOST = 1e-9
+
 
 def _floats(matrix: Matrix) -> Array:
     return np.array([[float(x) for x in row] for row in matrix], dtype=np.float64)
 
 
 def forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
-    """Float64 attention: step id → (values, magnitude of the terms behind each entry)."""
+    """Float64 attention: step id → (values, magnitude of the terms behind each entry).
+
+    Overflow and invalid operations (scores of 10⁴⁰⁰) give inf and NaN silently; the
+    cross-check does not compare entries whose terms are not finite.
+    """
+    with np.errstate(all="ignore"):
+        return _forward(problem)
+
+
+def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     out: dict[str, tuple[Array, Array]] = {}
     if problem.lookup is not None:
         ids = np.array([[float(i)] for i in problem.lookup.ids])
@@ -100,14 +112,24 @@ def _head(
     top = np.max(scores, axis=1, keepdims=True)
     e = np.exp(scores - top)
     weights = e / np.sum(e, axis=1, keepdims=True)
-    row_max = np.broadcast_to(np.max(weights, axis=1, keepdims=True), weights.shape).copy()
-    out[f"{prefix}weights"] = (weights, row_max)
-    out[f"{prefix}output"] = (weights @ v, weights @ mv)
+    # float64 gives each weight to about 2·ε·max|terms of the row's scores| (relative):
+    # past LOST, the sizes grow with it, so that a float path that cannot resolve the
+    # scores (10⁹⁹ + 1 against 10⁹⁹) is not reported as disagreeing.
+    lost = 2 * np.finfo(np.float64).eps * np.max(mag, axis=1, keepdims=True)
+    widen = np.maximum(1.0, lost / LOST)
+    row_max = np.broadcast_to(np.max(weights, axis=1, keepdims=True) * widen, weights.shape)
+    out[f"{prefix}weights"] = (weights, row_max.copy())
+    out[f"{prefix}output"] = (weights @ v, (weights @ mv) * widen)
     return out[f"{prefix}output"]
 
 
 def backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
     """Float64 gradients of the backward pass, added to ``out`` (values, size of the terms)."""
+    with np.errstate(all="ignore"):
+        _backward(problem, out)
+
+
+def _backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
     o = out["output"][0]
     if problem.dO is not None:
         d_o = _floats(problem.dO)

@@ -1,25 +1,36 @@
 """Exact numbers without SymPy: surds, closed-form softmax quotients, −∞, and their
 evaluation.  Nothing here prints: :mod:`symattn.printing` does."""
 
-from .closed import NEG_INF, Combination, ExpRatio, NegInf, SoftmaxRow
-from .context import decimal_context, round_half_away
-from .evaluate import RowCache, evaluate, evaluate_or_none, rational_value
-from .surd import MAX_RADICAND, Surd, square_free
+from .balls import DigitsUnavailable, evaluate_ball, evaluate_matrix, round_certified
+from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
+from .context import decimal_context, near_tie, round_half_away
+from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_value
+from .surd import MAX_RADICAND, Surd, radical_product, square_free
 from .sympy_bridge import to_sympy
+from .sympy_eval import SympyEvaluator
 
 __all__ = [
+    "GUARD",
     "MAX_RADICAND",
     "NEG_INF",
+    "Coefficients",
     "Combination",
+    "DigitsUnavailable",
     "ExpRatio",
     "NegInf",
     "RowCache",
     "SoftmaxRow",
     "Surd",
+    "SympyEvaluator",
     "decimal_context",
     "evaluate",
+    "evaluate_ball",
+    "evaluate_matrix",
     "evaluate_or_none",
+    "near_tie",
+    "radical_product",
     "rational_value",
+    "round_certified",
     "round_half_away",
     "square_free",
     "to_sympy",

@@ -21,7 +21,7 @@ from typing import Any
 
 from .surd import Surd
 
-__all__ = ["NEG_INF", "Combination", "ExpRatio", "NegInf", "SoftmaxRow"]
+__all__ = ["NEG_INF", "Coefficients", "Combination", "ExpRatio", "NegInf", "SoftmaxRow"]
 
 
 class NegInf:
@@ -46,13 +46,14 @@ class SoftmaxRow:
     evaluators key on it.
     """
 
-    __slots__ = ("_distinct", "exponents")
+    __slots__ = ("_distinct", "_groups", "exponents")
 
     def __init__(self, exponents: Sequence[Any]) -> None:
         if not exponents:
             raise ValueError("a softmax row needs at least one exponent")
         self.exponents = tuple(exponents)
         self._distinct: bool | None = None
+        self._groups: tuple[tuple[int, ...], ...] | None = None
 
     @property
     def distinct(self) -> bool:
@@ -60,6 +61,16 @@ class SoftmaxRow:
         if self._distinct is None:
             self._distinct = len(set(self.exponents)) == len(self.exponents)
         return self._distinct
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The positions of equal exponents, group by group (in order of first use)."""
+        if self._groups is None:
+            where: dict[Any, list[int]] = {}
+            for k, x in enumerate(self.exponents):
+                where.setdefault(x, []).append(k)
+            self._groups = tuple(tuple(ks) for ks in where.values())
+        return self._groups
 
     def __len__(self) -> int:
         return len(self.exponents)
@@ -69,6 +80,20 @@ class SoftmaxRow:
 
 
 _UNKNOWN: Any = object()
+
+
+class Coefficients(tuple):  # type: ignore[type-arg]
+    """A tuple of coefficients that many quotients share (an output column): whether
+    they are all equal is found once for all of them."""
+
+    @property
+    def uniform(self) -> bool:
+        found: bool | None = self.__dict__.get("_uniform")
+        if found is None:
+            first = self[0]
+            found = all(c == first for c in self)
+            self.__dict__["_uniform"] = found
+        return found
 
 
 class ExpRatio:
@@ -83,7 +108,7 @@ class ExpRatio:
             row = SoftmaxRow(row)
         if len(coefs) != len(row):
             raise ValueError("ExpRatio needs one coefficient per exponent, at least one")
-        self.coefs = tuple(coefs)
+        self.coefs = coefs if isinstance(coefs, tuple) else tuple(coefs)
         self.row = row
         self._closed: Any = _UNKNOWN
 
@@ -110,16 +135,29 @@ class ExpRatio:
         first = self.coefs[0]
         if not isinstance(first, Surd) or not isinstance(self.exponents[0], Surd):
             return None
-        if all(c == first for c in self.coefs):
+        uniform = (
+            self.coefs.uniform
+            if isinstance(self.coefs, Coefficients)
+            else all(c == first for c in self.coefs)
+        )
+        if uniform:
             return first
         if self.row.distinct:  # every group has one term, and the coefficients differ
             return None
-        groups: dict[Surd, tuple[Surd, int]] = {}
-        for c, x in zip(self.coefs, self.exponents):
-            total, count = groups.get(x, (Surd(), 0))
-            groups[x] = (total + c, count + 1)
-        ratios = {total * Surd.rational(Fraction(1, count)) for total, count in groups.values()}
-        return ratios.pop() if len(ratios) == 1 else None
+        groups = self.row.groups
+        if len(groups) > 1 and sum(1 for c in self.coefs if c) == 1:
+            return None  # one term over several groups: ratios 1/n_g and 0 differ
+        found: Surd | None = None
+        for members in groups:  # every C_g / n_g must be the same: stop at the first not
+            total = Surd()
+            for k in members:
+                total = total + self.coefs[k]
+            ratio = total * Surd.rational(Fraction(1, len(members)))
+            if found is None:
+                found = ratio
+            elif ratio != found:
+                return None
+        return found
 
 
 class Combination:

@@ -15,6 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from .balls import evaluate_ball
 from .closed import Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context
 from .surd import Surd
@@ -28,52 +29,25 @@ RowCache = MutableMapping[tuple[SoftmaxRow, int], tuple[list[Decimal], Decimal]]
 GUARD = 10
 
 
-def _row_exponentials(
-    row: SoftmaxRow, precision: int, cache: RowCache | None
-) -> tuple[list[Decimal], Decimal]:
-    memo = (row, precision)
-    if cache is not None and memo in cache:
-        return cache[memo]
-    xs = [evaluate(x, precision) for x in row.exponents]
-    top = max(xs)
-    exps = [(x - top).exp() for x in xs]
-    found = (exps, sum(exps, Decimal(0)))
-    if cache is not None:
-        cache[memo] = found
-    return found
-
-
 def evaluate(value: Any, precision: int, cache: RowCache | None = None) -> Decimal:
     """``value`` to ``precision`` significant digits.
 
-    Surds, fractions and integers are evaluated directly; a softmax quotient stably
-    (the row's largest exponent subtracted first, its exponentials shared through
-    ``cache``); −∞ is ``Decimal('-Infinity')``; a SymPy number through ``sympy.N``.
-    A value with free symbols has no decimal: :class:`ValueError`.
+    Surds, fractions and integers are evaluated directly; a softmax quotient or a sum
+    of them by ball arithmetic (:mod:`.balls`: the row's largest exponent subtracted
+    exactly, every digit but the last certain); −∞ is ``Decimal('-Infinity')``; a
+    SymPy number through ``sympy.N``.  A value with free symbols has no decimal:
+    :class:`ValueError`.  ``cache`` is accepted for compatibility and not needed.
     """
+    if isinstance(value, NegInf):
+        return Decimal("-Infinity")
+    if isinstance(value, (ExpRatio, Combination)):
+        return evaluate_ball(value, precision)
     with decimal.localcontext(decimal_context(precision + GUARD)):
         if isinstance(value, Surd):
             result = value.in_context()
         elif isinstance(value, (int, Fraction)):
             q = Fraction(value)
             result = Decimal(q.numerator) / Decimal(q.denominator)
-        elif isinstance(value, NegInf):
-            return Decimal("-Infinity")
-        elif isinstance(value, ExpRatio):
-            exps, den = _row_exponentials(value.row, precision + GUARD, cache)
-            num = sum(
-                (evaluate(c, precision + GUARD) * e for c, e in zip(value.coefs, exps) if c),
-                Decimal(0),
-            )
-            result = num / den
-        elif isinstance(value, Combination):
-            result = sum(
-                (
-                    evaluate(c, precision + GUARD) * evaluate(r, precision + GUARD, cache)
-                    for c, r in value.terms
-                ),
-                Decimal(0),
-            )
         else:
             result = _sympy_value(value, precision + GUARD)
     with decimal.localcontext(decimal_context(precision)):

@@ -15,17 +15,24 @@ import decimal
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
+from math import gcd
+
+from flint import fmpz
 
 from .context import decimal_context
 
-__all__ = ["MAX_RADICAND", "Surd", "square_free"]
+__all__ = ["MAX_RADICAND", "Surd", "radical_product", "square_free"]
 
-#: Largest radicand accepted by :meth:`Surd.sqrt` (trial division stays instant).
+#: Largest radicand accepted by :meth:`Surd.sqrt` (factoring stays instant).
 MAX_RADICAND = 10**12
 
 
 def square_free(n: int) -> tuple[int, int]:
     """Split ``n >= 0`` as ``k² · r`` with ``r`` square-free; return ``(k, r)``.
+
+    Numbers up to :data:`MAX_RADICAND` are factored by FLINT (instant); larger ones are
+    refused, since factoring them may take any time.  Products of surds never need
+    this: see :func:`radical_product`.
 
     >>> square_free(72)
     (6, 2)
@@ -34,16 +41,26 @@ def square_free(n: int) -> tuple[int, int]:
         raise ValueError("square_free needs n >= 0")
     if n == 0:
         return 0, 1
-    k, r, p = 1, 1, 2
-    while p * p <= n:
-        while n % (p * p) == 0:
-            n //= p * p
-            k *= p
-        if n % p == 0:
-            n //= p
+    if n > MAX_RADICAND:
+        raise ValueError(f"sqrt argument too large (limit {MAX_RADICAND})")
+    k, r = 1, 1
+    for prime, power in fmpz(n).factor():
+        p = int(prime)
+        k *= p ** (int(power) // 2)
+        if int(power) % 2:
             r *= p
-        p += 1 if p == 2 else 2
-    return k, r * n
+    return k, r
+
+
+def radical_product(a: int, b: int) -> tuple[int, int]:
+    """``√a · √b = k √r`` for square-free ``a`` and ``b``, without factoring: with
+    ``g = gcd(a, b)``, ``a b = g² · (a/g)(b/g)`` and ``(a/g)(b/g)`` is square-free.
+
+    >>> radical_product(6, 10), radical_product(999999999989, 999999999989)
+    ((2, 15), (999999999989, 1))
+    """
+    g = gcd(a, b)
+    return g, (a // g) * (b // g)
 
 
 class Surd:
@@ -63,8 +80,15 @@ class Surd:
     @classmethod
     def rational(cls, value: Fraction | int) -> Surd:
         new = cls.__new__(cls)
-        q = Fraction(value)
+        q = value if type(value) is Fraction else Fraction(value)
         new.terms = ((1, q),) if q else ()
+        return new
+
+    @classmethod
+    def monomial(cls, radicand: int, coef: Fraction) -> Surd:
+        """``coef · √radicand`` for a square-free ``radicand`` (not checked)."""
+        new = cls.__new__(cls)
+        new.terms = ((radicand, coef),) if coef else ()
         return new
 
     @classmethod
@@ -82,7 +106,8 @@ class Surd:
     # -- queries ------------------------------------------------------------
     @property
     def is_rational(self) -> bool:
-        return all(r == 1 for r, _ in self.terms)
+        terms = self.terms  # sorted: a rational has at most the one term of radicand 1
+        return not terms or (len(terms) == 1 and terms[0][0] == 1)
 
     @property
     def is_monomial(self) -> bool:
@@ -135,7 +160,7 @@ class Surd:
                 if r1 == 1 or r2 == 1:
                     out.append((r1 * r2, c1 * c2))
                 else:
-                    k, r = square_free(r1 * r2)
+                    k, r = radical_product(r1, r2)
                     out.append((r, c1 * c2 * k))
         return Surd(out)
 

@@ -31,6 +31,8 @@ class UnicodePrinter:
 
     def __init__(self) -> None:
         self._rows: dict[SoftmaxRow, tuple[str, ...]] = {}
+        self._memo: dict[tuple[Any, bool], str] = {}
+        self._numeric = False
 
     def __call__(self, value: Any) -> str:
         if isinstance(value, Surd):
@@ -43,7 +45,7 @@ class UnicodePrinter:
             return self._combination(value)
         if isinstance(value, (int, Fraction)):
             return fraction_str(Fraction(value))
-        return self._sympy(value)
+        return self._top(value)
 
     def bracketed(self, value: Any) -> str:
         """``value`` as a factor or a substituted number: negatives, quotients and sums
@@ -113,11 +115,26 @@ class UnicodePrinter:
         return " + ".join(parts) if parts else "0"
 
     # -- SymPy expressions (symbolic problems and the backward pass) ------------------
+    def _top(self, expr: Any) -> str:
+        """A whole SymPy expression: is it a number (one walk), then print it."""
+        self._numeric = not expr.free_symbols
+        return self._sympy(expr)
+
     def _sympy(self, expr: Any) -> str:
+        """Each distinct subexpression once (a gradient's tree shares its pieces)."""
+        key = (expr, self._numeric)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._sympy_fresh(expr)
+        return found
+
+    def _sympy_fresh(self, expr: Any) -> str:
         import sympy
 
         if expr.is_Add:
-            terms = [self._sympy(t) for t in expr.as_ordered_terms()]
+            # a number's terms in SymPy's stored order (sorting them evaluates each one)
+            ordered = expr.args if self._numeric else expr.as_ordered_terms()
+            terms = [self._sympy(t) for t in ordered]
             out = terms[0]
             for term in terms[1:]:
                 out += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
@@ -149,7 +166,10 @@ class UnicodePrinter:
             expr, sign = -expr, "-"
         numerator: list[Any] = []
         denominator: list[Any] = []
-        for factor in expr.as_ordered_factors() if expr.is_Mul else [expr]:
+        factors = (
+            (expr.args if self._numeric else expr.as_ordered_factors()) if expr.is_Mul else [expr]
+        )
+        for factor in factors:
             if factor.is_Rational and factor.q != 1:
                 if factor.p != 1:
                     numerator.append(sympy.Integer(factor.p))

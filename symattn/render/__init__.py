@@ -19,7 +19,7 @@ from ..errors import SymattnError
 from ..printing import Notation
 from ..words import Words, words
 from .html import render_html
-from .json_out import dumps, render_json
+from .json_out import json_text
 from .kinds import build_blocks
 from .latex import render_latex
 from .markdown import markdown_blocks, math_only
@@ -85,7 +85,7 @@ def render(
     language = options.words
     names = Notation.build(notation, derivation.problem.renames)
     if fmt == "json":
-        return dumps(render_json(derivation, language, digits)) + "\n"
+        return json_text(derivation, language, digits)
     if fmt in ("latex", "tex"):
         return render_latex(
             derivation,
