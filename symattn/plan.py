@@ -18,6 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ids import head_prefix
+from .plan_topics import (
+    additive_mask_spec,
+    additive_specs,
+    column_plan,
+    position_specs,
+    rope_specs,
+    scale_spec,
+)
 from .problem import Problem
 from .steps import Kind, Source, StepSpec
 
@@ -62,6 +70,9 @@ def _columns(block: int | None, width: int) -> tuple[int, int] | None:
 def forward_plan(problem: Problem) -> Plan:
     """The forward pass: tokens, X, then Q, K, V … output per head, concat, W_O."""
     p = problem
+    if p.layout == "column":
+        column_inputs, column_specs = column_plan(p)
+        return Plan(tuple(column_inputs.items()), tuple(column_specs))
     tokens, kv_tokens = p.tokens, p.kv_tokens
     inputs: dict[str, Source] = {}
     specs: list[StepSpec] = []
@@ -88,6 +99,13 @@ def forward_plan(problem: Problem) -> Plan:
                 row_labels=tokens,
             )
         )
+    x_in = "X"
+    if p.positions != "none":
+        specs.extend(position_specs(p, inputs))
+        x_in = "X_pos"
+    for name in ("W_a", "U_a", "v_a"):
+        if getattr(p, name) is not None:
+            inputs[name] = Source(name)
 
     def attend(block: int | None) -> str:
         """One head (or the single head); returns the id of its output."""
@@ -109,11 +127,11 @@ def forward_plan(problem: Problem) -> Plan:
                     )
                 )
         else:
-            kv = "memory" if p.memory is not None else "X"
+            kv = "memory" if p.memory is not None else x_in
             for name, width in (("W_Q", p.d_k), ("W_K", p.d_k), ("W_V", p.d_v)):
                 inputs[f"{prefix}{name}"] = Source(name, _columns(block, width))
             for name, left, labels in (
-                ("Q", "X", tokens),
+                ("Q", x_in, tokens),
                 ("K", kv, kv_tokens),
                 ("V", kv, kv_tokens),
             ):
@@ -127,33 +145,31 @@ def forward_plan(problem: Problem) -> Plan:
                     )
                 )
         current, symbol = f"{prefix}scores", "S"
-        specs.append(
-            StepSpec(
-                id=current,
-                kind=Kind.PRODUCT,
-                formula="S = Q Kᵀ",
-                operands=(f"{prefix}Q", f"{prefix}K"),
-                transpose_right=True,
-                row_labels=tokens,
-                col_labels=kv_tokens,
-            )
-        )
-        if p.scale is not None:
-            label = "√d_k" if p.scale_label == "sqrt(d_k)" else p.scale_label
+        q, k = f"{prefix}Q", f"{prefix}K"
+        if p.rope:
+            specs.extend(rope_specs(p, prefix, head))
+            q, k = f"{prefix}Q_rot", f"{prefix}K_rot"
+        if p.score == "additive":
+            specs.extend(additive_specs(p, prefix, q, k))
+        else:
             specs.append(
                 StepSpec(
-                    id=f"{prefix}scaled_scores",
-                    kind=Kind.SCALE,
-                    formula=f"S' = S / {label}",
-                    operands=(current,),
-                    divisor=p.scale,
-                    divisor_label="sqrt(d_k)" if p.scale_label == "sqrt(d_k)" else "c",
+                    id=current,
+                    kind=Kind.PRODUCT,
+                    formula="S = Q Kᵀ",
+                    operands=(q, k),
+                    transpose_right=True,
                     row_labels=tokens,
                     col_labels=kv_tokens,
                 )
             )
+        if p.score_divisor is not None:
+            specs.append(scale_spec(p, prefix, current))
             current, symbol = f"{prefix}scaled_scores", "S'"
-        if p.mask is not None:
+        if p.mask_add is not None:
+            specs.append(additive_mask_spec(p, prefix, current, symbol, inputs, "row"))
+            current, symbol = f"{prefix}masked_scores", "M"
+        elif p.mask is not None:
             specs.append(
                 StepSpec(
                     id=f"{prefix}masked_scores",
@@ -276,7 +292,7 @@ def backward_plan(problem: Problem) -> Plan:
             transpose_right=True,
             row_labels=tokens,
         )
-        scaled = p.scale is not None
+        scaled = p.score_divisor is not None
         specs.append(
             StepSpec(
                 id=f"{prefix}dscaled_scores" if scaled else f"{prefix}dscores",
@@ -294,7 +310,7 @@ def backward_plan(problem: Problem) -> Plan:
                     kind=Kind.SCALE,
                     formula="dS = dS' / √d_k" if by_root else "dS = dS' / c",
                     operands=(f"{prefix}dscaled_scores",),
-                    divisor=p.scale,
+                    divisor=p.score_divisor,
                     divisor_label="sqrt(d_k)" if by_root else "c",
                     row_labels=tokens,
                 )

@@ -85,6 +85,19 @@ class Problem:
     dO: Matrix | None = None
     target: Matrix | None = None
     places: int | None = None  # decimal places an answer must have (exercises write it)
+    # -- more of the attention unit --------------------------------------------
+    positions: str = "none"  # "none", "sinusoidal" or "given" (then P holds the matrix)
+    P: Matrix | None = None  # the given n × d_model position matrix
+    rope: bool = False  # rotary position embedding of q and k
+    rope_base: Any = None  # its base (10000 by default), an exact number
+    temperature: Any = None  # τ: the scaled scores are divided by it as well
+    score: str = "dot"  # "dot" or "additive" (Bahdanau: W_a, U_a, v_a)
+    W_a: Matrix | None = None  # d_k × d_a
+    U_a: Matrix | None = None  # d_k × d_a
+    v_a: Matrix | None = None  # d_a × 1, a column
+    mask_add: Matrix | None = None  # an additive mask (numbers, −∞), n × m
+    valid_lens: tuple[int, ...] | None = None  # keys each query may see (a padding mask)
+    layout: str = "row"  # "row", or "column": tokens are columns (Q = W_Q X)
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
@@ -121,6 +134,15 @@ class Problem:
     def kv_tokens(self) -> tuple[str, ...] | None:
         """The labels of the keys: the memory's tokens in cross-attention."""
         return self.memory_tokens if self.memory is not None else self.tokens
+
+    @property
+    def score_divisor(self) -> Any:
+        """What the scores are divided by: the scale, times the temperature (or None)."""
+        if self.temperature is None:
+            return self.scale
+        if self.scale is None:
+            return self.temperature
+        return self.scale * self.temperature
 
     @property
     def renames(self) -> Mapping[str, str]:

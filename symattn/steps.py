@@ -62,6 +62,11 @@ class Kind(Enum):
     DIFFERENCE = "difference"  # operands[0] − a given matrix (dO = O − T)
     COLUMNS = "columns"  # a block of the operand's columns (a head's dO)
     JACOBIAN = "jacobian"  # row i: (diag(a_i) − a_i a_iᵀ) g_i
+    ADD = "add"  # operands[0] + operands[1], entry by entry (−∞ stays −∞)
+    POSITIONS = "positions"  # the sinusoidal table P (sin at even, cos at odd columns)
+    ROTATE = "rotate"  # RoPE: pairs (2i, 2i+1) of row pos turned by pos·base^(−2i/d)
+    ADDITIVE_HIDDEN = "additive_hidden"  # h_ij = q_i W_a + k_j U_a, row (i, j)
+    TANH_SCORE = "tanh_score"  # s_ij = tanh(h_ij) · v_a
 
 
 @dataclass(frozen=True)
@@ -71,15 +76,16 @@ class Source:
 
     field: str
     columns: tuple[int, int] | None = None
+    transposed: bool = False  # the column layout: the matrix as the problem file wrote it
 
     def take(self, problem: Problem) -> Matrix:
         matrix: Matrix | None = getattr(problem, self.field)
         if matrix is None:
             raise SymattnError(f"{problem.source}: {self.field} is not given")
-        if self.columns is None:
-            return matrix
-        start, stop = self.columns
-        return tuple(tuple(row[start:stop]) for row in matrix)
+        if self.columns is not None:
+            start, stop = self.columns
+            matrix = tuple(tuple(row[start:stop]) for row in matrix)
+        return tuple(zip(*matrix)) if self.transposed else matrix
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +112,11 @@ class StepSpec:
     round_operand: int | None = None  # operands[0] rounded to this many places first
     diagonal_only: bool = False  # JACOBIAN: a_ij (1 − a_ij) g_ij only
     shown: bool = True  # False for a helper step a mistake model inserts
+    layout: str = "row"  # "column": MASK, SOFTMAX, WEIGHTED_SUM work down the columns
+    angle_base: Any = None  # POSITIONS, ROTATE: the base of the angles (10000)
+    pe_swapped: bool = False  # POSITIONS: cos at even columns, sin at odd ones
+    rope_pairs: str = "interleaved"  # ROTATE: pairs (2i, 2i+1); "half": (i, i + d/2)
+    add_after: bool = False  # PRODUCT: operands[2] added to the product (P after W_Q)
 
     @property
     def head(self) -> int | None:

@@ -26,7 +26,15 @@ from decimal import Decimal
 import numpy as np
 
 from ..derivation import TOLERANCE, Crosscheck, Derivation
-from ..numbers import Combination, ExpRatio, NegInf, Surd, SympyEvaluator, evaluate_matrix
+from ..numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    SympyEvaluator,
+    evaluate_matrix,
+    to_sympy,
+)
 from ..steps import Step
 from .numeric import backward, forward
 
@@ -92,9 +100,29 @@ def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[D
     SymPy entries by the memoised walk)."""
     if step.values_evaluate_exact:
         return step.values  # type: ignore[return-value]
-    if all(isinstance(x, _NUMBERS) for row in step.exact for x in row):
+    if all(_in_balls(x) for row in step.exact for x in row):
         return evaluate_matrix(step.exact, EVALUATION_DIGITS)
-    return [[x if isinstance(x, Decimal) else sympy_values(x) for x in row] for row in step.exact]
+    return [
+        [
+            x
+            if isinstance(x, Decimal)
+            else Decimal("-Infinity")
+            if isinstance(x, NegInf)
+            else sympy_values(to_sympy(x))
+            for x in row
+        ]
+        for row in step.exact
+    ]
+
+
+def _in_balls(x: object) -> bool:
+    """Closed forms of surds (ball arithmetic evaluates them as one); a softmax of
+    transcendental scores (sin, tanh: SymPy exponents) goes through SymPy instead."""
+    if isinstance(x, ExpRatio):
+        return all(isinstance(e, Surd) for e in x.exponents)
+    if isinstance(x, Combination):
+        return all(_in_balls(r) for _, r in x.terms)
+    return isinstance(x, _NUMBERS)
 
 
 def _errors(got: float, exact: Decimal, size: float) -> tuple[float, float]:

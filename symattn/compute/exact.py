@@ -10,14 +10,24 @@ with the values in the numerator.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 from typing import Any
 
 from flint import fmpz_mat
 
-from ..numbers import NEG_INF, Coefficients, Combination, ExpRatio, SoftmaxRow, Surd
+from ..numbers import (
+    NEG_INF,
+    Coefficients,
+    Combination,
+    ExpRatio,
+    SoftmaxRow,
+    Surd,
+    sinusoid,
+    tanh_exact,
+    to_sympy,
+)
 from ..problem import Mask, Matrix, Problem
 from ..steps import Kind, StepSpec
 
@@ -27,6 +37,7 @@ __all__ = [
     "concat",
     "mask",
     "matmul",
+    "rule_of",
     "scale",
     "softmax",
     "transpose",
@@ -59,7 +70,7 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
     columns = transpose(right)
     if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
         return tuple(tuple(_combination(col, row) for col in columns) for row in left)
-    if isinstance(left[0][0], Surd):
+    if all(isinstance(x, Surd) for m in (left, right) for row in m for x in row):
         zero = Surd()
         out: list[tuple[Any, ...]] = []
         for row in left:
@@ -73,9 +84,15 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
         return tuple(out)
     import sympy
 
+    if not all(isinstance(x, sympy.Basic) for m in (left, right) for row in m for x in row):
+        left, columns = _sympy(left), _sympy(columns)  # sin(1) and surds meet
     return tuple(
         tuple(sympy.Add(*(x * y for x, y in zip(row, col))) for col in columns) for row in left
     )
+
+
+def _sympy(matrix: Sequence[Sequence[Any]]) -> Matrix:
+    return tuple(tuple(to_sympy(x) for x in row) for row in matrix)
 
 
 def _combination(coefs: Sequence[Any], values: Sequence[Any]) -> Any:
@@ -101,6 +118,9 @@ def scale(scores: Matrix, divisor: Any) -> Matrix:
         return tuple(
             tuple(Surd.monomial(r, x.as_fraction() * factor) for x in row) for row in scores
         )
+    if isinstance(divisor, Surd) and any(not isinstance(x, Surd) for r in scores for x in r):
+        divisor = to_sympy(divisor)  # transcendental scores (positions, RoPE, tanh)
+        return tuple(tuple(to_sympy(x) / divisor for x in row) for row in scores)
     return tuple(tuple(x / divisor for x in row) for row in scores)
 
 
@@ -172,6 +192,81 @@ def concat(blocks: Sequence[Matrix]) -> Matrix:
     return tuple(tuple(x for block in row for x in block) for row in zip(*blocks))
 
 
+def add(left: Matrix, right: Matrix) -> Matrix:
+    """Entry by entry; −∞ (an additive mask) absorbs; surds stay surds."""
+
+    def one(x: Any, y: Any) -> Any:
+        if x is NEG_INF or y is NEG_INF:
+            return NEG_INF
+        if isinstance(x, Surd) and isinstance(y, Surd):
+            return x + y
+        return to_sympy(x) + to_sympy(y)
+
+    return tuple(tuple(one(x, y) for x, y in zip(r, s)) for r, s in zip(left, right))
+
+
+def positions(spec: StepSpec, rows: int, width: int) -> Matrix:
+    """P_{pos,2i} = sin(pos / base^{2i/d}), P_{pos,2i+1} = cos(…) (swapped by a mistake)."""
+    even, odd = ("cos", "sin") if spec.pe_swapped else ("sin", "cos")
+    return tuple(
+        tuple(
+            sinusoid(odd if c % 2 else even, pos, c - c % 2, width, spec.angle_base)
+            for c in range(width)
+        )
+        for pos in range(rows)
+    )
+
+
+def rope_pairs(width: int, pairs: str) -> list[tuple[int, int]]:
+    """The columns turned together: (2i, 2i+1), or (i, i + d/2) as rotate-half does."""
+    if pairs == "half":
+        return [(i, i + width // 2) for i in range(width // 2)]
+    return [(2 * i, 2 * i + 1) for i in range(width // 2)]
+
+
+def rotate(spec: StepSpec, matrix: Matrix) -> Matrix:
+    """RoPE: row pos, pair t = (a, b) turned by θ = pos · base^{−2t/d}:
+    (x_a cos θ − x_b sin θ, x_a sin θ + x_b cos θ)."""
+    width = len(matrix[0])
+    out = []
+    for pos, row in enumerate(matrix):
+        if pos == 0:
+            out.append(tuple(row))
+            continue
+        new: list[Any] = list(row)
+        for t, (a, b) in enumerate(rope_pairs(width, spec.rope_pairs)):
+            c = sinusoid("cos", pos, 2 * t, width, spec.angle_base)
+            s = sinusoid("sin", pos, 2 * t, width, spec.angle_base)
+            x, y = to_sympy(row[a]), to_sympy(row[b])
+            new[a], new[b] = x * c - y * s, x * s + y * c
+        out.append(tuple(new))
+    return tuple(out)
+
+
+def additive_hidden(q: Matrix, k: Matrix, w_a: Matrix, u_a: Matrix) -> Matrix:
+    """Row (i, j) = q_i W_a + k_j U_a (the rows i = 1 … n, j = 1 … m in order)."""
+    qw, ku = matmul(q, w_a), matmul(k, u_a)
+    return tuple(add((a,), (b,))[0] for a in qw for b in ku)
+
+
+def tanh_score(hidden: Matrix, v_a: Matrix, n: int) -> Matrix:
+    """s_ij = Σ_r tanh(h_ij,r) v_r, an n × m matrix (rows of ``hidden`` are (i, j))."""
+    m = len(hidden) // n
+    flat = [_sum_of([tanh_exact(h) for h in row], [v[0] for v in v_a]) for row in hidden]
+    return tuple(tuple(flat[i * m : (i + 1) * m]) for i in range(n))
+
+
+def _sum_of(values: Sequence[Any], coefs: Sequence[Any]) -> Any:
+    if all(isinstance(x, Surd) for x in values):
+        total = Surd()
+        for x, c in zip(values, coefs):
+            total = total + x * c
+        return total
+    import sympy
+
+    return sympy.Add(*(to_sympy(x) * to_sympy(c) for x, c in zip(values, coefs)))
+
+
 ExactRule = Callable[[StepSpec, list[Matrix], Problem], Matrix]
 
 
@@ -199,4 +294,29 @@ FORWARD_RULES: dict[Kind, ExactRule] = {
     Kind.WEIGHTED_SUM: lambda spec, args, p: weighted_sum(args[0], args[1]),
     Kind.CONCAT: lambda spec, args, p: concat(args),
     Kind.COPY: lambda spec, args, p: args[0],
+    Kind.ADD: lambda spec, args, p: add(args[0], args[1]),
+    Kind.POSITIONS: lambda spec, args, p: positions(spec, p.n, p.d_model or 0),
+    Kind.ROTATE: lambda spec, args, p: rotate(spec, args[0]),
+    Kind.ADDITIVE_HIDDEN: lambda spec, args, p: additive_hidden(*args),
+    Kind.TANH_SCORE: lambda spec, args, p: tanh_score(args[0], args[1], p.n),
 }
+
+#: Kinds that a column-layout step computes on the transposes (down the columns).
+_TRANSPOSED = (Kind.MASK, Kind.SOFTMAX, Kind.WEIGHTED_SUM)
+
+
+def column_rule(rule: ExactRule) -> ExactRule:
+    """A row rule run down the columns: transpose the operands, then the result (the
+    output O = V A is (Aᵀ Vᵀ)ᵀ: its operands are taken the other way round)."""
+
+    def run(spec: StepSpec, args: list[Matrix], p: Problem) -> Matrix:
+        ordered = args[::-1] if spec.kind == Kind.WEIGHTED_SUM else args
+        return transpose(rule(spec, [transpose(a) for a in ordered], p))
+
+    return run
+
+
+def rule_of(spec: StepSpec, rules: Mapping[Kind, ExactRule]) -> ExactRule:
+    """The rule of a spec's kind, down the columns in the column layout."""
+    rule = rules[spec.kind]
+    return column_rule(rule) if spec.layout == "column" and spec.kind in _TRANSPOSED else rule

@@ -31,7 +31,7 @@ from ..plan import Plan, forward_plan
 from ..problem import Matrix, Problem
 from ..steps import Kind, Step, StepSpec, Values
 from . import values as decimal_rules
-from .exact import FORWARD_RULES, ExactRule
+from .exact import FORWARD_RULES, ExactRule, rule_of
 
 __all__ = ["WORKING_PRECISION", "execute", "run"]
 
@@ -133,7 +133,7 @@ def execute(
         matrices[name] = source.take(problem)
     for spec in plan.specs:
         args = [matrices[o] for o in spec.operands]
-        entries = rules[spec.kind](spec, args, problem)
+        entries = rule_of(spec, rules)(spec, args, problem)
         evaluated: Matrix | None = entries
         if all(_direct(x) for row in entries for x in row):
             step_values = values.direct(entries)

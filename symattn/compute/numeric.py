@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from . import numeric_topics as topics
+
 if TYPE_CHECKING:
     from ..problem import Matrix, Problem
 
@@ -36,7 +38,8 @@ def forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     cross-check does not compare entries whose terms are not finite.
     """
     with np.errstate(all="ignore"):
-        return _forward(problem)
+        out = _forward(problem)
+    return topics.to_columns(out) if problem.layout == "column" else out
 
 
 def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
@@ -51,9 +54,10 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         assert problem.X is not None and problem.W_Q is not None
         assert problem.W_K is not None and problem.W_V is not None
         x = _floats(problem.X)
+        out["X"] = (x, np.abs(x))
+        x = topics.with_positions(problem, x, out)
         kv = _floats(problem.memory) if problem.memory is not None else x
         wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
-        out["X"] = (x, np.abs(x))
         q, k, v = x @ wq, kv @ wk, kv @ wv
         mq, mk, mv = np.abs(x) @ np.abs(wq), np.abs(kv) @ np.abs(wk), np.abs(kv) @ np.abs(wv)
     if problem.X is not None and "X" not in out:
@@ -99,15 +103,21 @@ def _head(
     """One head of attention in float64; its steps go in ``out`` with ``prefix``."""
     (q, mq), (k, mk), (v, mv) = qs, ks, vs
     out[f"{prefix}Q"], out[f"{prefix}K"], out[f"{prefix}V"] = (q, mq), (k, mk), (v, mv)
-    scores, mag = q @ k.T, mq @ mk.T
+    if problem.rope:
+        base = float(problem.rope_base)
+        (q, mq), (k, mk) = topics.rotate(q, mq, base), topics.rotate(k, mk, base)
+        out[f"{prefix}Q_rot"], out[f"{prefix}K_rot"] = (q, mq), (k, mk)
+    if problem.score == "additive":
+        out[f"{prefix}additive_hidden"], (scores, mag) = topics.additive(problem, q, k)
+    else:
+        scores, mag = q @ k.T, mq @ mk.T
     out[f"{prefix}scores"] = (scores, mag)
-    if problem.scale is not None:
-        c = float(problem.scale)
+    c = topics.divisor(problem)
+    if c is not None:
         scores, mag = scores / c, mag / c
         out[f"{prefix}scaled_scores"] = (scores, mag)
-    if problem.mask is not None:
-        allowed = np.array(problem.mask, dtype=bool)
-        scores = np.where(allowed, scores, -np.inf)
+    if problem.mask is not None or problem.mask_add is not None:
+        scores, mag = topics.masked(problem, scores, mag)
         out[f"{prefix}masked_scores"] = (scores, mag)
     top = np.max(scores, axis=1, keepdims=True)
     e = np.exp(scores - top)

@@ -12,7 +12,7 @@ import decimal
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 
-from ..numbers import Surd, evaluate
+from ..numbers import NegInf, Surd, evaluate, sinusoid_value, tanh_value
 from ..problem import Problem
 from ..steps import Kind, StepSpec
 
@@ -44,6 +44,9 @@ def dec_matrix(matrix: Sequence[Sequence[object]]) -> DecimalMatrix:
     for row in matrix:
         cells = []
         for x in row:
+            if isinstance(x, NegInf):  # an additive mask
+                cells.append(NEG_INF)
+                continue
             if not isinstance(x, Surd):
                 raise NotApplicable("mistake models need numbers, not symbols")
             cells.append(x.in_context())
@@ -149,6 +152,10 @@ def _product(
             term if total is None else [[a + b for a, b in zip(r, s)] for r, s in zip(total, term)]
         )
     assert total is not None
+    if spec.add_after:  # P added after the projection (a mistake model)
+        if len(args[2][0]) != len(total[0]):
+            raise NotApplicable("P has d_model columns, the projection d_k")
+        total = [[a + b for a, b in zip(r, s)] for r, s in zip(total, args[2])]
     return total
 
 
@@ -190,6 +197,71 @@ def _columns(
     return [row[start:stop] for row in args[0]]
 
 
+def _add(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    return [[a + b for a, b in zip(r, s)] for r, s in zip(args[0], args[1])]
+
+
+def _digits() -> int:
+    return decimal.getcontext().prec
+
+
+def _positions(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    even, odd = ("cos", "sin") if spec.pe_swapped else ("sin", "cos")
+    width = p.d_model or 0
+    return [
+        [
+            sinusoid_value(
+                odd if c % 2 else even, pos, c - c % 2, width, spec.angle_base, _digits()
+            )
+            for c in range(width)
+        ]
+        for pos in range(p.n)
+    ]
+
+
+def _rotate(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    width = len(args[0][0])
+    if spec.rope_pairs == "half":
+        pairs = [(i, i + width // 2) for i in range(width // 2)]
+    else:
+        pairs = [(2 * i, 2 * i + 1) for i in range(width // 2)]
+    out = []
+    for pos, row in enumerate(args[0]):
+        new = list(row)
+        for t, (a, b) in enumerate(pairs):
+            c = sinusoid_value("cos", pos, 2 * t, width, spec.angle_base, _digits())
+            s = sinusoid_value("sin", pos, 2 * t, width, spec.angle_base, _digits())
+            new[a], new[b] = row[a] * c - row[b] * s, row[a] * s + row[b] * c
+        out.append(new)
+    return out
+
+
+def _additive_hidden(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    q, k, w_a, u_a = args
+    qw, ku = matmul(q, w_a), matmul(k, u_a)
+    return [[x + y for x, y in zip(a, b)] for a in qw for b in ku]
+
+
+def _tanh_score(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    hidden, v_a = args
+    m = len(hidden) // p.n
+    flat = [
+        sum((tanh_value(h, _digits()) * v[0] for h, v in zip(row, v_a)), Decimal(0))
+        for row in hidden
+    ]
+    return [flat[i * m : (i + 1) * m] for i in range(p.n)]
+
+
 #: The decimal rule of each kind of step.
 DECIMAL_RULES: dict[Kind, DecimalRule] = {
     Kind.TOKENS: _given,
@@ -206,7 +278,15 @@ DECIMAL_RULES: dict[Kind, DecimalRule] = {
     Kind.DIFFERENCE: _difference,
     Kind.COLUMNS: _columns,
     Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1], spec.diagonal_only),
+    Kind.ADD: _add,
+    Kind.POSITIONS: _positions,
+    Kind.ROTATE: _rotate,
+    Kind.ADDITIVE_HIDDEN: _additive_hidden,
+    Kind.TANH_SCORE: _tanh_score,
 }
+
+#: Kinds that a column-layout step computes down the columns (on the transposes).
+_TRANSPOSED = (Kind.MASK, Kind.SOFTMAX, Kind.WEIGHTED_SUM)
 
 
 def apply(
@@ -219,7 +299,13 @@ def apply(
     args = list(operands)
     if spec.round_operand is not None and args:
         args[0] = round_to(args[0], spec.round_operand)
-    out = DECIMAL_RULES[spec.kind](spec, args, problem, given)
+    if spec.layout == "column" and spec.kind in _TRANSPOSED:
+        ordered = args[::-1] if spec.kind == Kind.WEIGHTED_SUM else args  # O = V A
+        out = transpose(
+            DECIMAL_RULES[spec.kind](spec, [transpose(a) for a in ordered], problem, None)
+        )
+    else:
+        out = DECIMAL_RULES[spec.kind](spec, args, problem, given)
     if spec.transposed:
         if len(out) != len(out[0]):
             raise NotApplicable("a transposed matrix needs n = m")

@@ -8,6 +8,7 @@ from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_valu
 from .surd import MAX_RADICAND, Surd, radical_product, square_free
 from .sympy_bridge import to_sympy
 from .sympy_eval import SympyEvaluator
+from .transcendental import angle, sinusoid, sinusoid_value, tanh_exact, tanh_value
 
 __all__ = [
     "GUARD",
@@ -22,6 +23,7 @@ __all__ = [
     "SoftmaxRow",
     "Surd",
     "SympyEvaluator",
+    "angle",
     "decimal_context",
     "evaluate",
     "evaluate_ball",
@@ -32,6 +34,10 @@ __all__ = [
     "rational_value",
     "round_certified",
     "round_half_away",
+    "sinusoid",
+    "sinusoid_value",
     "square_free",
+    "tanh_exact",
+    "tanh_value",
     "to_sympy",
 ]

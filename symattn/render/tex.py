@@ -92,6 +92,13 @@ _SYMBOLS = {
     "Sigma": r"\Sigma",
     "sum_k": r"\sum_{k}",
     "diag": r"\mathrm{diag}",
+    "sin": r"\sin",
+    "cos": r"\cos",
+    "tanh": r"\tanh",
+    "tau": r"\tau",
+    "pos": r"\mathrm{pos}",
+    "base_power": r"10000^{2i/d_{\text{model}}}",
+    "rope_power": r"\mathrm{base}^{-2i/d_k}",
 }
 _RELATIONS = {"=": "=", "≈": r"\approx", "→": r"\to", "↦": r"\mapsto", "": ""}
 _SEPARATORS = {"dims": r",\quad ", "list": r", \quad ", "bar": r" \mid ", "comma": ", "}

@@ -56,6 +56,13 @@ _SYMBOLS = {
     "Sigma": "Σ",
     "sum_k": "Σₖ",
     "diag": "diag",
+    "sin": "sin",
+    "cos": "cos",
+    "tanh": "tanh",
+    "tau": "τ",
+    "pos": "pos",
+    "base_power": "10000^(2i/d_model)",
+    "rope_power": "base^(−2i/d_k)",
 }
 _SEPARATORS = {"dims": ", ", "list": ", ", "bar": " | ", "comma": ", "}
 

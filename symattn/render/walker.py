@@ -46,7 +46,16 @@ from .math import (
     Value,
 )
 
-__all__ = ["DISPLAY_LIMIT", "ENTRY_LIMIT", "KindMethod", "Walker", "elided", "heatmap", "table"]
+__all__ = [
+    "DISPLAY_LIMIT",
+    "ENTRY_LIMIT",
+    "KindMethod",
+    "Walker",
+    "divisor_symbol",
+    "elided",
+    "heatmap",
+    "table",
+]
 
 #: Rows and columns of a matrix shown before eliding with ⋯.
 DISPLAY_LIMIT = 8
@@ -157,7 +166,7 @@ class Walker:
             jac = Sum((diag, Minus(Product((a_i, _transposed(a_i, True))))))
             return Line(Name(step.id, "i"), (("=", Product((Paren(jac), g_i))),), aligned=False)
         if spec.kind == Kind.SCALE:
-            c = Sym("sqrt_dk") if spec.divisor_label == "sqrt(d_k)" else Sym("c")
+            c = divisor_symbol(spec.divisor_label)
             return Line(lhs, (("=", Frac(Name(spec.operands[0]), c)),), aligned=False)
         if spec.kind == Kind.MASK:
             src = spec.operands[0]
@@ -168,6 +177,12 @@ class Walker:
                 )
             )
             return Line(Name(step.id, "i", "j"), (("=", cases),), aligned=False)
+        if spec.kind == Kind.SOFTMAX and spec.layout == "column":  # down column j
+            src = spec.operands[0]
+            quotient = Frac(
+                Exp(Name(src, "i", "j")), Product((Sym("sum_k"), Exp(Name(src, "k", "j"))))
+            )
+            return Line(Name(step.id, "i", "j"), (("=", quotient),), aligned=False)
         if spec.kind == Kind.SOFTMAX:
             src = spec.operands[0]
             quotient = Frac(
@@ -179,11 +194,25 @@ class Walker:
             return Line(lhs, (("=", Brackets(parts)),), aligned=False)
         return Line(lhs, aligned=False)
 
+    @property
+    def columns(self) -> bool:
+        """The column layout: tokens are columns, and a column is written out."""
+        return self.d.problem.layout == "column"
+
     def heading_row(self, step: Step, i: int) -> None:
         label = ""
-        if step.row_labels:
-            label = self.words("derive.row_label", token=step.row_labels[i])
-        self.say(self.words("derive.row", i=i + 1, label=label))
+        labels = step.col_labels if self.columns else step.row_labels
+        if labels:
+            label = self.words("derive.row_label", token=labels[i])
+        self.say(
+            self.words("derive.column" if self.columns else "derive.row", i=i + 1, label=label)
+        )
+
+    def cells(self, step: Step, i: int) -> list[tuple[int, int]]:
+        """The entries written out for expanded row i (column i in the column layout)."""
+        if self.columns:
+            return [(r, i) for r in range(min(step.shape[0], ENTRY_LIMIT))]
+        return [(i, j) for j in self.entry_columns(step)]
 
     def matrix(self, step: Step) -> None:
         closed = not self.symbolic and any(
@@ -202,14 +231,15 @@ class Walker:
         head = split_id(step.id)[0]
         if head is not None and self.heads_shown is not None and head not in self.heads_shown:
             return []
-        return [i for i in self.rows if i < step.shape[0]]
+        return [i for i in self.rows if i < step.shape[1 if self.columns else 0]]
 
     def entry_columns(self, step: Step) -> range:
         return range(min(step.shape[1], ENTRY_LIMIT))
 
     def more(self, step: Step) -> None:
-        if step.shape[1] > ENTRY_LIMIT:
-            self.say(self.words("derive.more_entries", count=step.shape[1] - ENTRY_LIMIT))
+        width = step.shape[0 if self.columns else 1]
+        if width > ENTRY_LIMIT:
+            self.say(self.words("derive.more_entries", count=width - ENTRY_LIMIT))
 
     def general_block(self, step: Step) -> None:
         self.say(self.words("derive.general"))
@@ -243,6 +273,11 @@ class Walker:
             if p.scale_label == "sqrt(d_k)":
                 c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
             self.say(w("derive.scale") + " ", c, w("period"))
+        if p.temperature is not None:
+            tau = Relation(Sym("tau"), "=", Value(p.temperature))
+            self.say(w("derive.temperature") + " ", tau, w("period"))
+        if p.layout == "column":
+            self.say(w("derive.column_layout"))
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)
@@ -261,6 +296,15 @@ class Walker:
         if method is None:  # pragma: no cover - every kind has a method
             raise TypeError(f"no way to write a step of kind {step.kind}")
         method(self, step)
+
+
+def divisor_symbol(label: str) -> Math:
+    """√d_k, c, τ, √d_k · τ or c · τ: what the scores are divided by, as a symbol."""
+    root, _, tau = label.partition("*")
+    if root == "tau":
+        return Sym("tau")
+    c = Sym("sqrt_dk") if root == "sqrt(d_k)" else Sym("c")
+    return Paren(Product((c, Sym("tau")))) if tau else c
 
 
 def title_of(step: Step, words: Words) -> str:
