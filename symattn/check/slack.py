@@ -9,11 +9,13 @@ normalises; and so on.  One pass costs what one evaluation costs, whatever the s
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
+from ..compute.values import dec_matrix
 from ..compute.variants import DecimalMatrix
-from ..numbers import evaluate
+from ..numbers import decimal_context, evaluate
 from ..plan import Plan
 from ..problem import Problem
 from ..steps import Kind, StepSpec
@@ -29,6 +31,11 @@ def _t(matrix: Sequence[Sequence[Decimal]]) -> DecimalMatrix:
 
 def _abs(matrix: Sequence[Sequence[Decimal]]) -> DecimalMatrix:
     return [[abs(x) if x.is_finite() else ZERO for x in row] for row in matrix]
+
+
+def _given(matrix: Sequence[Sequence[object]]) -> DecimalMatrix:
+    with decimal.localcontext(decimal_context(30)):
+        return dec_matrix(matrix)
 
 
 def _zeros(rows: int, cols: int) -> DecimalMatrix:
@@ -154,6 +161,8 @@ def _radius(
         return _softmax(spec, args[0], own, rads[0], problem)
     elif kind == Kind.CONCAT:
         out = [[x for block in blocks for x in block] for blocks in zip(*rads)]
+    elif kind == Kind.ADD:  # X̃ = X + P, M = S' + mask
+        out = [[a + b for a, b in zip(r, t)] for r, t in zip(rads[0], rads[1])]
     elif kind in (Kind.COPY, Kind.DIFFERENCE):
         out = [list(r) for r in rads[0]]
     elif kind == Kind.COLUMNS:
@@ -181,10 +190,14 @@ def radii(
     place); ``inputs`` the radius of each entry the student wrote rounded.
     """
     radius: dict[str, DecimalMatrix] = {}
+    sources = plan.sources
     for spec in plan.specs:
         if spec.id in inputs:
             radius[spec.id] = [list(r) for r in inputs[spec.id]]
         elif any(o in radius for o in spec.operands):
+            missing = [o for o in spec.operands if o not in values and o in sources]
+            if missing:  # a given matrix next to an answered step (X̃ W_Q)
+                values = {**values, **{o: _given(sources[o].take(problem)) for o in missing}}
             radius[spec.id] = _radius(spec, values, radius, values[spec.id], problem)
         if spec.id == until:
             break
