@@ -158,7 +158,7 @@ def _pe_after_projection(problem: Problem, plan: Plan) -> list[Run]:
     def change(spec: StepSpec) -> StepSpec | None:
         if spec.kind != Kind.PRODUCT or spec.operands[:1] != ("X_pos",):
             return None
-        if widths.get(spec.base) != problem.d_model * problem.heads:
+        if problem.d_model is None or widths.get(spec.base) != problem.d_model * problem.heads:
             return None  # P (n × d_model) cannot be added to an n × d_k projection
         return spec.changed(operands=("X", spec.operands[1], "P"), add_after=True)
 

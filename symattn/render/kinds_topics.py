@@ -9,15 +9,32 @@ from __future__ import annotations
 from typing import Any
 
 from ..entries import Ref
-from ..numbers import NegInf, angle, to_sympy
+from ..numbers import NegInf, Surd, angle, to_sympy
 from ..steps import Kind, Step
-from .math import Concat, Frac, Line, Lit, Math, Minus, Name, Paren, Product, Sum, Sym, Value
+from .math import (
+    Concat,
+    Frac,
+    Glue,
+    Line,
+    Lit,
+    Math,
+    Minus,
+    Name,
+    Number,
+    Paren,
+    Product,
+    Sum,
+    Sym,
+    Value,
+)
 from .walker import KindMethod, Walker
 
 __all__ = ["TOPIC_KINDS"]
 
 
 def _call(function: str, argument: Math) -> Math:
+    if isinstance(argument, Number) and isinstance(argument.value, Surd):
+        argument = Value(argument.value, inline=True)  # tanh(-1), not tanh((-1))
     return Concat((Sym(function), Paren(argument)))
 
 
@@ -81,9 +98,6 @@ def positions(walk: Walker, step: Step) -> None:
             function = odd if j % 2 else even
             shown = Frac(Lit(str(r)), _power(spec.angle_base, twice_i, width))
             parts: list[tuple[str, Math]] = [("=", _call(function, shown))]
-            if r and twice_i:
-                exact = angle(r, twice_i, width, spec.angle_base)
-                parts.append(("=", _call(function, Value(exact, inline=True))))
             lines.append(Line(Name(step.id, r, j), tuple(parts), walk.result(step, r, j)))
         walk.show(lines)
         walk.more(step)
@@ -131,8 +145,8 @@ def rotate(walk: Walker, step: Step) -> None:
                     Product((Name(src, i, cb), _call(second, Name("theta", i, t)))),
                 )
                 numbers = (
-                    Product((walk.number(x_ref, x), _call(first, angle_value))),
-                    Product((walk.number(y_ref, y), _call(second, angle_value))),
+                    Product((walk.number(x_ref, x), _call(first, angle_value)), Glue.DOT),
+                    Product((walk.number(y_ref, y), _call(second, angle_value)), Glue.DOT),
                 )
                 joined: Math
                 if col == ca:
@@ -173,13 +187,21 @@ def additive_hidden(walk: Walker, step: Step) -> None:
             numbers = Sum(
                 tuple(
                     Product(
-                        (walk.number(*_entry(walk, q, i, t)), walk.number(*_entry(walk, w_a, t, c)))
+                        (
+                            walk.number(*_entry(walk, q, i, t)),
+                            walk.number(*_entry(walk, w_a, t, c)),
+                        ),
+                        Glue.DOT,
                     )
                     for t in range(width)
                 )
                 + tuple(
                     Product(
-                        (walk.number(*_entry(walk, k, j, t)), walk.number(*_entry(walk, u_a, t, c)))
+                        (
+                            walk.number(*_entry(walk, k, j, t)),
+                            walk.number(*_entry(walk, u_a, t, c)),
+                        ),
+                        Glue.DOT,
                     )
                     for t in range(width)
                 )
@@ -218,7 +240,8 @@ def tanh_score(walk: Walker, step: Step) -> None:
                         (
                             _call("tanh", walk.number(*_entry(walk, hidden, flat, t))),
                             walk.number(*_entry(walk, v_a, t, 0)),
-                        )
+                        ),
+                        Glue.DOT,
                     )
                     for t in range(d_a)
                 )

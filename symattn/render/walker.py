@@ -259,11 +259,16 @@ class Walker:
             Relation(Sym("d_v"), "=", Lit(str(p.d_v))),
         ]
         self.say(Join(tuple(dims), "dims"))
+        turn = p.layout == "column"  # the matrices as the column layout writes them
         self.show(
             [
-                Line(Name(name), (("=", plain_table(getattr(p, name))),), breaks=False)
-                for name in ("W_Q", "W_K", "W_V", "memory")
-                if getattr(p, name) is not None
+                Line(
+                    Name(name),
+                    (("=", plain_table(tuple(zip(*m)) if turn else m)),),
+                    breaks=False,
+                )
+                for name in ("W_Q", "W_K", "W_V", "memory", "W_a", "U_a", "v_a")
+                if (m := getattr(p, name)) is not None
             ]
         )
         if p.scale_label == "none":

@@ -211,15 +211,16 @@ WORDS: dict[str, str] = {
     "derive.column": "Column {i}{label}, written out:",
     "derive.temperature": "The temperature divides the scaled scores as well:",
     "derive.column_layout": "Column layout: each token is a column (Q = W_Q X), the scores are "
-    "Kᵀ Q with one column per query, and the softmax runs down each column.",
+    "K transposed times Q, one column per query, and the softmax runs down each column.",
     "derive.positions": "Row pos of P is position pos (counted from 0); pos = 0 gives sin 0 = 0 "
     "and cos 0 = 1. The other values are transcendental: they stay sin and cos of the exact "
     "angle, and their decimals are certified.",
     "derive.additive_rows": "One row per pair (query i, key j), in the order (1,1), (1,2), …",
     "diagnosis.pe_sin_cos_swapped": "{entries}: sin and cos are swapped in the positional "
-    "encoding: the even columns take sin(pos / 10000^(2i/d_model)) and the odd columns cos.",
+    "encoding: columns 2i (the 1st, 3rd, … column) take sin(pos / 10000^(2i/d_model)) and "
+    "columns 2i+1 (the 2nd, 4th, …) take cos.",
     "diagnosis.pe_added_after_projection": "{entries}: the positions were added after the "
-    "projection (X W + P); they are added to the embeddings first: X̃ = X + P, then Q = X̃ W_Q.",
+    "projection (X W + P); they are added to the embeddings first: Q = (X + P) W_Q.",
     "diagnosis.rope_pairs_wrong": "{entries}: the wrong columns were rotated together (i and "
     "i + d/2, as rotate-half does); this problem turns the pairs (2i, 2i+1) of each row.",
     "diagnosis.column_layout_transposed": "{entries}: this is the row layout (each token a row); "

@@ -193,15 +193,15 @@ WORDS: dict[str, str] = {
     "title.additive_hidden": "加性注意力：隐藏向量",
     "derive.column": "以第 {i} 列{label}为例，逐项展开：",
     "derive.temperature": "温度也要除：",
-    "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 Kᵀ Q，每个查询占一列，"
-    "softmax 沿每一列计算。",
+    "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 K 的转置乘以 Q，"
+    "每个查询占一列，softmax 沿每一列计算。",
     "derive.positions": "P 的第 pos 行对应位置 pos（从 0 开始）；pos = 0 时 sin 0 = 0，cos 0 = 1。"
     "其余的值是超越数：保留为精确角度的 sin 和 cos，小数经过严格验证。",
     "derive.additive_rows": "每一对（查询 i，键 j）占一行，顺序为 (1,1)、(1,2)、…",
-    "diagnosis.pe_sin_cos_swapped": "{entries}：位置编码中 sin 和 cos 弄反了：偶数列取 "
-    "sin(pos / 10000^(2i/d_model))，奇数列取 cos。",
+    "diagnosis.pe_sin_cos_swapped": "{entries}：位置编码中 sin 和 cos 弄反了：第 2i 列取 "
+    "sin(pos / 10000^(2i/d_model))（即第 1、3、… 列），第 2i+1 列取 cos（即第 2、4、… 列）。",
     "diagnosis.pe_added_after_projection": "{entries}：位置编码是在投影之后才加的（X W + P）；"
-    "应先加到词向量上：X̃ = X + P，再算 Q = X̃ W_Q。",
+    "应先加到词向量上：Q = (X + P) W_Q。",
     "diagnosis.rope_pairs_wrong": "{entries}：旋转时配对的列不对（i 与 i + d/2，即 rotate-half 的"
     "做法）；本题每一行旋转的是 (2i, 2i+1) 这两列。",
     "diagnosis.column_layout_transposed": "{entries}：这是行布局（每个词一行）；本题用列布局，"
