@@ -67,12 +67,13 @@ def text_escape(text: str) -> str:
 
     >>> text_escape("50% of a_1 & {x}")
     '50\\\\% of a\\\\_1 \\\\& \\\\{x\\\\}'
-    >>> text_escape("01 — Ada")
-    '01 —{} Ada'
+    >>> text_escape("01 — Ada"), text_escape("01 — 张伟")
+    ('01 —{} Ada', '01 —~张伟')
     """
     escaped = "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
-    # xeCJK sets a dash as CJK punctuation and drops the space after it ("01 —Ada"); an
-    # empty group keeps the space, and pdflatex does not mind it.
+    # xeCJK sets a dash as CJK punctuation and drops the space after it ("01 —Ada"): an
+    # empty group keeps it before Latin text, a tie before CJK text; pdflatex minds neither.
+    escaped = re.sub(r"([—–]) (?=[^\x00-\x7f])", r"\1~", escaped)
     return re.sub(r"([—–]) ", r"\1{} ", escaped)
 
 

@@ -83,6 +83,27 @@ WORDS: dict[str, str] = {
     "note.rounded": "right when computed from your rounded {steps}",
     "note.carried": "your method is right for the numbers you used; the error comes from {steps}",
     "feedback.score": "Score: {right} of {answered} answered entries are right ({percent}%).",
+    "feedback.points": "Points: {score} of {max}.",
+    # -- grading a class -------------------------------------------------------------
+    "grade.student": "student",
+    "grade.score": "points",
+    "grade.verdict": "verdict",
+    "grade.notes": "notes",
+    "grade.verdict.correct": "correct",
+    "grade.verdict.incorrect": "incorrect",
+    "grade.verdict.missing": "nothing handed in",
+    "grade.verdict.error": "not marked",
+    "grade.points": "{score} of {max} points.",
+    "grade.first_error": "First error: {step}.",
+    "grade.unmatched": "not marked: {file}: {why}",
+    "grade.why.outside": "a link that leads outside the submissions folder",
+    "grade.why.unreadable": "cannot be read ({detail})",
+    "grade.why.not_regular": "not a regular file",
+    "grade.why.no_file": "the folder holds no answers file (.json, .toml or .csv)",
+    "grade.why.several_files": "the folder holds several answers files and none is named "
+    "answers.json",
+    "grade.why.no_student": "matches no student's folder, id, email or name",
+    "grade.why.several_students": "matches more than one student ({detail})",
     "feedback.label.ok": "",
     "feedback.label.wrong": "",
     "feedback.label.too_coarse": "too few places",
@@ -176,11 +197,17 @@ WORDS: dict[str, str] = {
     # -- exercise sheets -----------------------------------------------------------------
     "sheet.name": "Name:",
     "sheet.intro": "Compute every step by hand and write your answers in the boxes. Give exact "
-    "values where you can (integers, fractions); otherwise round to 4 decimal places.",
+    "values where they are short (integers, fractions, √2); otherwise write decimals with "
+    "{places} places. Use the space under each step for your working.",
+    "sheet.sentence": "Sentence:",
+    "sheet.vocabulary": "Vocabulary (each token's id is its position):",
+    "sheet.token": "token",
+    "sheet.id": "id",
+    "sheet.embedding": "Embedding table E (row i is the embedding of id i, counting from 0) "
+    "and the weights:",
+    "sheet.working": "Working:",
     "sheet.tokens": "Tokens:",
     "sheet.scale": "Divide the scores by",
-    "sheet.no_scale": "Do not scale the scores in this exercise: with d_k = {d_k}, √d_k is not "
-    "a whole number, and the scaled scores would not be nice.",
     "sheet.causal": "Causal mask: query i may attend only to keys 1 … i; masked scores are −∞ "
     "and their weights are 0.",
     "sheet.summary": "Answer keys",
@@ -188,6 +215,7 @@ WORDS: dict[str, str] = {
     "exercise.for": "{title} — {student}",
     "exercise.key": "{title} — answer key",
     "exercise.tokens": "the cat sat on a warm mat today",
+    "exercise.vocabulary": "the cat sat on a warm mat today dog ran",
     # -- HTML pages --------------------------------------------------------------------
     "html.contents": "Contents",
     "html.subtitle": "Every step of attention worked out by hand: the formula, the numbers "
