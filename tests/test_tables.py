@@ -60,3 +60,17 @@ def test_a_mistake_that_changes_nothing_is_left_out() -> None:
     ids = {t.id for t in mistake_tables(unscaled, 4)}
     assert not ids & {"no_scaling", "scaled_by_dk", "scale_multiplied"}
     assert "no_softmax" in ids
+
+
+def test_a_mistake_of_another_shape_is_left_out_of_that_step() -> None:
+    """Summing the keys (d_k = 3) instead of the values (d_v = 2) gives a 3 × 3 output:
+    it cannot be compared entry by entry with the 3 × 2 key, so that step is not kept."""
+    wide = dict(PROBLEM, W_Q=[[1, 0, 0], [0, 2, 1], [1, 1, 0]])
+    wide["W_K"] = [[0, 1, 1], [1, 0, 0], [2, 1, 0]]
+    key = derivation(load(wide))
+    tables = mistake_tables(key, 4)
+    for table in tables:
+        for step_id, values in table.values.items():
+            assert (len(values), len(values[0])) == key.step(step_id).shape, (table.id, step_id)
+    assert all("output" not in t.differs for t in tables if t.id == "weighted_sum_of_keys")
+    assert "weights" in {t.id: t for t in tables}["no_scaling"].differs
