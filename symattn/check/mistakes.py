@@ -23,7 +23,7 @@ from ..numbers import Surd
 from ..plan import Plan
 from ..printing import sstr
 from ..problem import Problem
-from ..steps import StepSpec
+from ..steps import Kind, StepSpec
 from ..words import Words
 
 __all__ = ["MISTAKES", "Mistake", "Run", "by_id", "pairs", "runs"]
@@ -66,7 +66,7 @@ def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
 
     def compute(problem: Problem, plan: Plan) -> list[Run]:
         def change(spec: StepSpec) -> StepSpec | None:
-            if spec.base != "output" or len(spec.operands) != 2:
+            if spec.kind is not Kind.WEIGHTED_SUM or spec.base != "output":
                 return None
             other = operand(problem, spec.id[: -len("output")])
             return None if other is None else spec.changed(operands=(spec.operands[0], other))

@@ -5,7 +5,7 @@ points (:mod:`.grading`), the reports (:mod:`.reports`) and feedback sheets
 
 from .feedback_files import FeedbackSheet, write_feedback
 from .grading import ClassGrades, Graded, StepMark, grade_class, step_marks
-from .layout import check_target, manifest_for, write_class
+from .layout import check_target, manifest_for, quiz_items, write_class
 from .manifest import MANIFEST, Entry, Manifest, read_manifest
 from .reports import csv_cell, grades_csv, grades_json, grades_text, moodle_grades_csv, points
 from .roster import Student, folder_name, read_roster
@@ -33,6 +33,7 @@ __all__ = [
     "match_submissions",
     "moodle_grades_csv",
     "points",
+    "quiz_items",
     "read_manifest",
     "read_roster",
     "step_marks",

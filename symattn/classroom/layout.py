@@ -28,6 +28,7 @@ from ..errors import SymattnError
 from ..exercises import (
     Exercise,
     ExerciseOptions,
+    QuizItem,
     answers_json,
     answers_template,
     key_title,
@@ -40,7 +41,7 @@ from ..render import render
 from .manifest import MANIFEST, Entry, Manifest
 from .roster import Student
 
-__all__ = ["check_target", "manifest_for", "write_class"]
+__all__ = ["check_target", "manifest_for", "quiz_items", "write_class"]
 
 Pages = Callable[[Exercise, str], str]
 
@@ -87,6 +88,27 @@ def manifest_for(
             )
         )
     return Manifest(seed, lang, options.to_json(), tuple(entries))
+
+
+def quiz_items(exercises: Sequence[Exercise]) -> list[QuizItem]:
+    """The Moodle quiz's questions: one per exercise, named after its student (or title)."""
+    items = []
+    for exercise in exercises:
+        data = exercise.data
+        vocabulary: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        if "text" in data:
+            rows = (tuple(str(v) for v in row) for row in data["embedding"])
+            vocabulary = tuple(zip(data["vocab"], rows))
+        items.append(
+            QuizItem(
+                exercise.student or str(data["title"]),
+                exercise.key,
+                exercise.places,
+                exercise.steps,
+                vocabulary=vocabulary,
+            )
+        )
+    return items
 
 
 def _write(path: Path, text: str) -> None:

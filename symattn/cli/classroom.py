@@ -20,12 +20,13 @@ from ..classroom import (
     manifest_for,
     moodle_grades_csv,
     points,
+    quiz_items,
     read_roster,
     write_class,
     write_feedback,
 )
 from ..errors import SymattnError
-from ..exercises import ExerciseOptions
+from ..exercises import ExerciseOptions, moodle_quiz
 from ..output import ProgressBar, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
@@ -77,6 +78,14 @@ def add_exercises(commands: Any) -> None:
         "--allow-ties",
         action="store_true",
         help="allow equal scores for one query (default: every score in a row differs)",
+    )
+    ex.add_argument(
+        "--moodle",
+        metavar="QUIZ.xml",
+        help="also write a Moodle XML question bank: one Cloze question per exercise",
+    )
+    ex.add_argument(
+        "--category", metavar="NAME", help="the Moodle question-bank category of the quiz"
     )
     ex.add_argument("--replace", action="store_true", help="replace the class set already in DIR")
     ex.add_argument("-o", "--output", metavar="DIR", required=True, help="output folder")
@@ -145,6 +154,8 @@ def run_exercises(args: argparse.Namespace) -> int:
         replace=args.replace,
         progress=ProgressBar(label="writing"),
     )
+    if args.moodle:
+        write_output(moodle_quiz(quiz_items(exercises), args.lang, args.category), args.moodle)
     print(
         f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}: "
         "students/ for the students, teacher/ and class.json for you",

@@ -230,4 +230,16 @@ WORDS: dict[str, str] = {
     "html.mark.carried": "carried forward",
     "html.list_join": ", ",
     "feedback.slip_hidden": "recheck the arithmetic of {entries}; the other entries are right.",
+    # -- the Moodle quiz ----------------------------------------------------------------
+    "moodle.intro": "Compute every step by hand and type each entry in its box as a decimal "
+    "rounded to {places} decimal places (no fractions or roots: type 2.5, not 5/2).",
+    "moodle.no_scale": "Do not scale the scores in this exercise.",
+    "moodle.mask": "Mask: where this table shows 0, the score is −∞ and its weight is 0.",
+    "moodle.neg_inf": "Type a masked score as -inf.",
+    "moodle.text": "Sentence:",
+    "moodle.vocabulary": "Vocabulary and embedding rows:",
+    "moodle.right": "Right.",
+    "moodle.join": " ",
+    "moodle.general": "Each box accepts its value to within ±{tolerance}. When a wrong value is "
+    "the one a common mistake gives, the feedback names that mistake.",
 }

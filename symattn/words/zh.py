@@ -212,4 +212,16 @@ WORDS: dict[str, str] = {
     "html.mark.carried": "沿用前面的错误",
     "html.list_join": "、",
     "feedback.slip_hidden": "请重新核对 {entries} 的计算，其余分量都对。",
+    # -- Moodle 测验 --------------------------------------------------------------------
+    "moodle.intro": "请手算每一步，把每个元素以小数填入对应的空格，保留 {places} 位小数"
+    "（不要写分数或根式：写 2.5，不要写 5/2）。",
+    "moodle.no_scale": "本题不对分数做缩放。",
+    "moodle.mask": "掩码：表中为 0 的位置，分数为 −∞，其权重为 0。",
+    "moodle.neg_inf": "被掩码的分数请填 -inf。",
+    "moodle.text": "句子：",
+    "moodle.vocabulary": "词表与嵌入行：",
+    "moodle.right": "正确。",
+    "moodle.join": "",
+    "moodle.general": "每个空格允许 ±{tolerance} 的误差。若填入的错误数值正是某种常见错误"
+    "所得的结果，反馈会指出这个错误。",
 }
