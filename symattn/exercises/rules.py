@@ -30,9 +30,9 @@ __all__ = ["derived_flaw", "given_flaw", "head_prefixes"]
 
 
 def _zero_line(matrix: Sequence[Sequence[Any]]) -> str | None:
-    if any(all(v == 0 for v in row) for row in matrix):
+    if any(all(not v for v in row) for row in matrix):
         return "row"
-    if matrix and any(all(row[j] == 0 for row in matrix) for j in range(len(matrix[0]))):
+    if matrix and any(all(not row[j] for row in matrix) for j in range(len(matrix[0]))):
         return "column"
     return None
 
@@ -82,7 +82,9 @@ def _weights_flaw(key: Derivation, prefix: str, places: int) -> str | None:
 
 
 def derived_flaw(key: Derivation, places: int) -> str | None:
-    """A flaw of the derived steps, or None."""
+    """A flaw of the derived steps (and of X as looked up from the text), or None."""
+    if key.problem.X is not None and _zero_line(key.problem.X) is not None:
+        return f"X has a {_zero_line(key.problem.X)} of zeros"
     for prefix in head_prefixes(key):
         for name in ("Q", "K", "V"):
             columns = _columns(key, prefix + name)
