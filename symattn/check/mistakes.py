@@ -23,7 +23,7 @@ from ..numbers import Surd
 from ..plan import Plan
 from ..printing import sstr
 from ..problem import Problem
-from ..steps import StepSpec
+from ..steps import Kind, StepSpec
 from ..words import Words
 
 __all__ = ["MISTAKES", "Mistake", "Run", "by_id", "pairs", "runs"]
@@ -66,8 +66,8 @@ def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
 
     def compute(problem: Problem, plan: Plan) -> list[Run]:
         def change(spec: StepSpec) -> StepSpec | None:
-            if spec.base != "output" or len(spec.operands) != 2:
-                return None
+            if spec.kind != Kind.WEIGHTED_SUM or len(spec.operands) != 2:
+                return None  # (with heads, the final output is concat · W_O: no sum)
             other = operand(problem, spec.id[: -len("output")])
             return None if other is None else spec.changed(operands=(spec.operands[0], other))
 
