@@ -293,3 +293,21 @@ def test_heads_final_output_is_diagnosed_without_a_crash() -> None:
         assert result.verdict == "incorrect" and result.steps[0].diagnosis
     tables = {(t.id, s) for t in mistake_tables(key, 4) for s in t.values}
     assert ("weighted_sum_of_keys", "h1.output") in tables
+
+
+def test_keys_summed_only_when_they_are_as_wide_as_the_values() -> None:
+    """With d_k ≠ d_v, summing the keys gives a matrix of another shape: no student's
+    answer of the output's shape can come from it (and mistake_tables used to fail)."""
+    problem = {
+        "X": [[1, 0, 2], [0, 1, 1], [2, 1, 0]],
+        "W_Q": [[1, 0, 1], [0, 2, 0], [1, 1, 1]],
+        "W_K": [[0, 1, 1], [1, 0, 0], [2, 1, 1]],
+        "W_V": [[1, 2], [0, 1], [1, 0]],
+    }
+    key = symattn.derive(problem)
+    ids = {t.id for t in mistake_tables(key, 4)}
+    assert "weighted_sum_of_keys" not in ids and "no_scaling" in ids
+    square = symattn.derive(
+        {**problem, "W_Q": [[1, 0], [0, 2], [1, 1]], "W_K": [[0, 1], [1, 0], [2, 1]]}
+    )
+    assert "weighted_sum_of_keys" in {t.id for t in mistake_tables(square, 4)}

@@ -77,6 +77,11 @@ def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
     return compute
 
 
+def _keys(problem: Problem, prefix: str) -> str | None:
+    """The keys can stand in for the values only when they are as wide (d_k = d_v)."""
+    return f"{prefix}K" if problem.d_k == problem.d_v else None
+
+
 def _inputs(problem: Problem, prefix: str) -> str | None:
     ok = problem.X is not None and problem.memory is None and problem.d_model == problem.d_v
     return "X" if ok and problem.heads == 1 else None
@@ -193,7 +198,7 @@ MISTAKES: tuple[Mistake, ...] = (
     Mistake("exp_missing_in_softmax", WEIGHTED, _plan_change("weights", softmax="no_exp")),
     Mistake("scores_transposed", ("scores", *SCORED), _plan_change("scores", transposed=True)),
     Mistake("weights_transposed", WEIGHTED, _plan_change("weights", transposed=True)),
-    Mistake("weighted_sum_of_keys", ("output",), _summed(lambda p, prefix: f"{prefix}K")),
+    Mistake("weighted_sum_of_keys", ("output",), _summed(_keys)),
     Mistake("weighted_sum_of_inputs", ("output",), _summed(_inputs)),
     Mistake("mask_after_softmax", WEIGHTED, _mask_after),
     Mistake("mask_wrong_triangle", ("masked_scores", *WEIGHTED), _wrong_triangle),
