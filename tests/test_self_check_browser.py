@@ -135,6 +135,9 @@ def test_unscaled_numbers_are_wrong_and_named(
         assert shown.count() == 1 and shown.is_visible()
         assert w("mistake.no_scaling") in shown.inner_text()
     assert statuses(page).count("wrong") >= 4
+    typed_in = [s for s in statuses(page) if s is not None]
+    cells = sum(len(row) for rows in typed.values() for row in rows)
+    assert page.locator("[data-status]").count() == len(typed_in) == cells  # inputs alone
     assert not errors and not html._outside(requests)
     page.close()
 

@@ -123,7 +123,8 @@
       mark.replaceChildren();
       if (entry === null) {
         step.entries.delete(i + "," + j);
-        for (const node of [input, mark]) node.removeAttribute("data-status");
+        input.removeAttribute("data-status");
+        mark.removeAttribute("data-mark");
         input.removeAttribute("aria-invalid");
         mark.removeAttribute("title");
         return;
@@ -131,7 +132,7 @@
       step.entries.set(i + "," + j, { ...entry, i, j, name: input.getAttribute("aria-label") });
       input.setAttribute("data-status", entry.status);
       input.setAttribute("aria-invalid", entry.status === "ok" ? "false" : "true");
-      mark.setAttribute("data-status", entry.status);
+      mark.setAttribute("data-mark", entry.status); // data-status is the inputs' alone
       mark.setAttribute("title", WORDS[entry.status]);
       const said = document.createElement("span");
       said.className = "vh";

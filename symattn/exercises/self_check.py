@@ -74,14 +74,17 @@ input[data-status=ok]{border-color:var(--ok);background:#eef8f0}
 input[data-status=wrong],input[data-status=too_coarse]{border-color:var(--bad);background:#fdf0ee}
 input[data-status=invalid]{border-color:var(--warn);background:#fff8e6}
 .mark{display:inline-block;min-width:1.1em;margin-left:.15rem;font-weight:700;text-align:center}
-.mark[data-status=ok]{color:var(--ok)}
-.mark[data-status=wrong],.mark[data-status=too_coarse]{color:var(--bad)}
-.mark[data-status=invalid]{color:var(--warn)}
+.mark[data-mark=ok]{color:var(--ok)}
+.mark[data-mark=wrong],.mark[data-mark=too_coarse]{color:var(--bad)}
+.mark[data-mark=invalid]{color:var(--warn)}
 .tally{font-size:.85rem;font-weight:600;color:var(--muted);white-space:nowrap}
 .notes{margin:.2rem 0;padding-left:1.2rem}
 .notes:empty{display:none}
 noscript p{border-left:3px solid var(--bad);padding:.2rem .8rem}
-@media (max-width:30rem){table.grid input{width:4.6rem}table.grid td{padding:.15rem .1rem}}
+@media (max-width:30rem){.answer{flex-wrap:wrap;gap:.2rem .5rem}\
+table.grid input{width:3.9rem;padding:.15rem .25rem;font-size:14px}\
+table.grid td{padding:.12rem .05rem}table.grid th{padding:0 .25rem}\
+.mark{min-width:.9em;margin-left:.05rem}}
 @media print{table.grid input{border:none;border-bottom:1px solid #000;border-radius:0;\
 background:none}.answer{overflow:visible}section.step{break-inside:avoid}}
 """
