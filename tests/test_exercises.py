@@ -261,3 +261,33 @@ def test_multi_head_exercises_check_clean_and_compile(tmp_path: Path) -> None:
     assert "Head 2 · Softmax: attention weights" in sheet
     for document in (tmp_path / "students/01/sheet.tex", teacher / "key.tex"):
         _compile(document.parent, document.stem, _engine(document.read_text(encoding="utf-8")))
+
+
+def test_html_writes_a_self_check_page_per_student(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name\nAda\n张伟\n", encoding="utf-8")
+    status, _, err = run_cli(
+        ["exercises", "--seed", "3", "--students", str(roster), "--from-text", "--html",
+         "-o", str(tmp_path / "set")]
+    )  # fmt: skip
+    assert status == 0, err
+    for folder in ("Ada", "张伟"):
+        page = (tmp_path / "set/students" / folder / "self-check.html").read_text(encoding="utf-8")
+        assert 'data-step="tokens"' in page and 'data-step="X"' in page
+        assert 'class="vocabulary"' in page  # the whole vocabulary, not the rows looked up
+        assert "Ada" in page if folder == "Ada" else "张伟" in page
+    assert not (tmp_path / "set/teacher/Ada/self-check.html").exists()
+
+
+def test_a_self_check_page_never_gives_the_lookup_away() -> None:
+    from symattn.compute import derivation
+    from symattn.errors import SymattnError
+    from symattn.examples import example_path
+    from symattn.exercises import render_self_check
+    from symattn.load import load
+
+    key = derivation(load(example_path("seed")))
+    page = render_self_check(key)  # no vocabulary: the lookup is shown, not asked
+    assert 'data-step="tokens"' not in page and 'data-step="X"' not in page
+    with pytest.raises(SymattnError, match="only with the whole vocabulary"):
+        render_self_check(key, steps=["tokens", "X"])

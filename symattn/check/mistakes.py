@@ -66,8 +66,8 @@ def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
 
     def compute(problem: Problem, plan: Plan) -> list[Run]:
         def change(spec: StepSpec) -> StepSpec | None:
-            if spec.kind is not Kind.WEIGHTED_SUM or spec.base != "output":
-                return None
+            if spec.kind != Kind.WEIGHTED_SUM or len(spec.operands) != 2:
+                return None  # (with heads, the final output is concat · W_O: no sum)
             other = operand(problem, spec.id[: -len("output")])
             return None if other is None else spec.changed(operands=(spec.operands[0], other))
 
@@ -75,6 +75,11 @@ def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
         return [] if changed == plan else [(problem, changed, {})]
 
     return compute
+
+
+def _keys(problem: Problem, prefix: str) -> str | None:
+    """The keys can stand in for the values only when they are as wide (d_k = d_v)."""
+    return f"{prefix}K" if problem.d_k == problem.d_v else None
 
 
 def _inputs(problem: Problem, prefix: str) -> str | None:
@@ -193,7 +198,7 @@ MISTAKES: tuple[Mistake, ...] = (
     Mistake("exp_missing_in_softmax", WEIGHTED, _plan_change("weights", softmax="no_exp")),
     Mistake("scores_transposed", ("scores", *SCORED), _plan_change("scores", transposed=True)),
     Mistake("weights_transposed", WEIGHTED, _plan_change("weights", transposed=True)),
-    Mistake("weighted_sum_of_keys", ("output",), _summed(lambda p, prefix: f"{prefix}K")),
+    Mistake("weighted_sum_of_keys", ("output",), _summed(_keys)),
     Mistake("weighted_sum_of_inputs", ("output",), _summed(_inputs)),
     Mistake("mask_after_softmax", WEIGHTED, _mask_after),
     Mistake("mask_wrong_triangle", ("masked_scores", *WEIGHTED), _wrong_triangle),

@@ -5,7 +5,7 @@ points (:mod:`.grading`), the reports (:mod:`.reports`) and feedback sheets
 
 from .feedback_files import FeedbackSheet, write_feedback
 from .grading import ClassGrades, Graded, StepMark, grade_class, step_marks
-from .layout import check_target, manifest_for, quiz_items, write_class
+from .layout import check_target, manifest_for, quiz_items, self_check_page, write_class
 from .manifest import MANIFEST, Entry, Manifest, read_manifest
 from .reports import csv_cell, grades_csv, grades_json, grades_text, moodle_grades_csv, points
 from .roster import Student, folder_name, read_roster
@@ -36,6 +36,7 @@ __all__ = [
     "quiz_items",
     "read_manifest",
     "read_roster",
+    "self_check_page",
     "step_marks",
     "write_class",
     "write_feedback",

@@ -34,6 +34,7 @@ from ..exercises import (
     key_title,
     matrices_json,
     problem_toml,
+    render_self_check,
     render_sheet,
     render_summary,
 )
@@ -41,7 +42,7 @@ from ..render import render
 from .manifest import MANIFEST, Entry, Manifest
 from .roster import Student
 
-__all__ = ["check_target", "manifest_for", "quiz_items", "write_class"]
+__all__ = ["check_target", "manifest_for", "quiz_items", "self_check_page", "write_class"]
 
 Pages = Callable[[Exercise, str], str]
 
@@ -109,6 +110,20 @@ def quiz_items(exercises: Sequence[Exercise]) -> list[QuizItem]:
             )
         )
     return items
+
+
+def self_check_page(exercise: Exercise, lang: str) -> str:
+    """The student's self-check page: the steps of their sheet, marked as they type."""
+    data = exercise.data
+    vocabulary = tuple(zip(data["vocab"], data["embedding"])) if "text" in data else ()
+    return render_self_check(
+        exercise.key,
+        lang,
+        exercise.places,
+        exercise.steps,
+        title=str(data["title"]),
+        vocabulary=vocabulary,
+    )
 
 
 def _write(path: Path, text: str) -> None:

@@ -22,6 +22,7 @@ from ..classroom import (
     points,
     quiz_items,
     read_roster,
+    self_check_page,
     write_class,
     write_feedback,
 )
@@ -78,6 +79,11 @@ def add_exercises(commands: Any) -> None:
         "--allow-ties",
         action="store_true",
         help="allow equal scores for one query (default: every score in a row differs)",
+    )
+    ex.add_argument(
+        "--html",
+        action="store_true",
+        help="also write students/<folder>/self-check.html: a page that marks as they type",
     )
     ex.add_argument(
         "--moodle",
@@ -152,6 +158,7 @@ def run_exercises(args: argparse.Namespace) -> int:
         folder,
         args.lang,
         replace=args.replace,
+        self_check=self_check_page if args.html else None,
         progress=ProgressBar(label="writing"),
     )
     if args.moodle:

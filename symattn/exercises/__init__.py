@@ -5,6 +5,7 @@
 from .files import answers_json, answers_template, key_title, matrices_json, problem_toml
 from .generate import Exercise, ExerciseOptions, exercise_seed, generate
 from .moodle import QuizItem, moodle_quiz
+from .self_check import render_self_check
 from .sheet import render_sheet, render_summary
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "matrices_json",
     "moodle_quiz",
     "problem_toml",
+    "render_self_check",
     "render_sheet",
     "render_summary",
 ]

@@ -210,6 +210,8 @@ WORDS: dict[str, str] = {
     "sheet.scale": "Divide the scores by",
     "sheet.causal": "Causal mask: query i may attend only to keys 1 … i; masked scores are −∞ "
     "and their weights are 0.",
+    "sheet.no_scale": "Do not scale the scores in this exercise: with d_k = {d_k}, √d_k is not "
+    "a whole number, and the scaled scores would not be nice.",
     "sheet.summary": "Answer keys",
     "exercise.title": "Attention exercise {label}",
     "exercise.for": "{title} — {student}",
@@ -242,4 +244,31 @@ WORDS: dict[str, str] = {
     "moodle.join": " ",
     "moodle.general": "Each box accepts its value to within ±{tolerance}. When a wrong value is "
     "the one a common mistake gives, the feedback names that mistake.",
+    # -- the self-check page ---------------------------------------------------------
+    "selfcheck.subtitle": "Self-check: type your answers; each entry is marked as you type.",
+    "selfcheck.intro": "Type each entry in its box: ✓ means right, ✗ wrong, ? not a number. "
+    "When a step is wrong in a way a known mistake explains, the mistake is named under it. "
+    "You may write 0.1070, 0,1070, 3/4, √2, 5√2/2, e^2/(e^2 + e^5), 10.7% or -inf.",
+    "selfcheck.places": "Give exact values where you can (integers, fractions); otherwise "
+    "write {places} decimal places.",
+    "selfcheck.no_places": "Give exact values where you can; a decimal is right when it is "
+    "within one unit of its last place.",
+    "selfcheck.noscript": "Marking needs JavaScript, which is off in this browser: turn it on "
+    "to see ✓ and ✗ as you type. You can still print this page and fill it in by hand.",
+    "selfcheck.embedding": "The rows of the embedding table E for these ids:",
+    "selfcheck.mask": "The mask: 1 where query i may see key j, 0 where it may not. Masked "
+    "scores are −∞ and their weights are 0.",
+    "selfcheck.mark.ok": "right",
+    "selfcheck.mark.wrong": "wrong",
+    "selfcheck.mark.too_coarse": "too few decimal places",
+    "selfcheck.mark.invalid": "not a number",
+    "selfcheck.invalid": "could not be read as a number; write it as 0.1070, 3/4, √2 or "
+    "e^2/(e^2 + e^5)",
+    "selfcheck.exact_close": "was read as an exact value, and it is not the exact value of "
+    "this entry; write the decimal if you meant an approximation",
+    "selfcheck.entry_note": "{name}: {message}",
+    "selfcheck.tally": "{right} of {total} right",
+    "selfcheck.total": "Right so far: {right} of {total} entries.",
+    "selfcheck.footer": "Written by symattn {version}. Your answers are checked inside this "
+    "page: nothing is sent anywhere.",
 }

@@ -194,6 +194,7 @@ WORDS: dict[str, str] = {
     "sheet.tokens": "词元：",
     "sheet.scale": "注意力分数除以",
     "sheet.causal": "因果掩码：查询 i 只能关注键 1 … i；被掩码的分数为 −∞，其权重为 0。",
+    "sheet.no_scale": "本题不对分数做缩放：d_k = {d_k} 时 √d_k 不是整数，缩放后的分数不便手算。",
     "sheet.summary": "全部答案",
     "exercise.title": "注意力练习 {label}",
     "exercise.for": "{title}（{student}）",
@@ -224,4 +225,26 @@ WORDS: dict[str, str] = {
     "moodle.join": "",
     "moodle.general": "每个空格允许 ±{tolerance} 的误差。若填入的错误数值正是某种常见错误"
     "所得的结果，反馈会指出这个错误。",
+    # -- 自测页 ---------------------------------------------------------------------------
+    "selfcheck.subtitle": "自测：输入答案，每个分量随输随判。",
+    "selfcheck.intro": "在每个方框中填写对应的分量：✓ 表示正确，✗ 表示错误，? 表示无法识别为数。"
+    "如果某一步的错误能由常见错误解释，会在该步下方指出。"
+    "可以写 0.1070、0,1070、3/4、√2、5√2/2、e^2/(e^2 + e^5)、10.7% 或 -inf。",
+    "selfcheck.places": "能写精确值（整数、分数）时写精确值，否则保留 {places} 位小数。",
+    "selfcheck.no_places": "能写精确值时写精确值；小数与正确值相差不超过其末位的一个单位即为正确。",
+    "selfcheck.noscript": "判分需要 JavaScript，而本浏览器已将其关闭：开启后即可随输随看 ✓ 和 ✗。"
+    "也可以打印本页，手工填写。",
+    "selfcheck.embedding": "这些编号在嵌入表 E 中对应的行：",
+    "selfcheck.mask": "掩码：查询 i 能看到键 j 处为 1，不能看到处为 0。"
+    "被掩码的分数为 −∞，其权重为 0。",
+    "selfcheck.mark.ok": "正确",
+    "selfcheck.mark.wrong": "错误",
+    "selfcheck.mark.too_coarse": "小数位数不够",
+    "selfcheck.mark.invalid": "不是数",
+    "selfcheck.invalid": "无法识别为数；请写成 0.1070、3/4、√2 或 e^2/(e^2 + e^5) 这样的形式",
+    "selfcheck.exact_close": "被当作精确值读入，但它不等于该分量的精确值；如果想写近似值，请写小数",
+    "selfcheck.entry_note": "{name}：{message}",
+    "selfcheck.tally": "{total} 个中对了 {right} 个",
+    "selfcheck.total": "目前共 {total} 个分量，对了 {right} 个。",
+    "selfcheck.footer": "由 symattn {version} 生成。答案只在本页内检查，不会发送到任何地方。",
 }
