@@ -87,6 +87,8 @@ WRITTEN = [
     ("weights", "6.3379e-02", "wrong"),  # the unscaled weight
     ("weights", "oops", "invalid"),
     ("weights", "1/0", "invalid"),
+    ("weights", "2⁻", "invalid"),  # a lone superscript sign
+    ("weights", "7·10⁺", "invalid"),
     ("scaled_scores", "√2", "ok"),
     ("scaled_scores", "2/√2", "ok"),
     ("scaled_scores", "sqrt(2)", "ok"),
