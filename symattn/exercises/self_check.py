@@ -59,7 +59,8 @@ __all__ = ["SELF_CHECK_CSS", "render_self_check", "script"]
 #: The page's own style: the answer grids, the marks, and what print and a phone do.
 SELF_CHECK_CSS = """\
 table.vocabulary{border-collapse:collapse;margin:.3rem 0}
-table.vocabulary td,table.vocabulary th{border:1px solid #ccd;padding:.15rem .6rem;text-align:center}
+table.vocabulary td,table.vocabulary th{border:1px solid #ccd;padding:.15rem .6rem;
+text-align:center}
 .answer{display:flex;align-items:center;gap:.6rem;overflow-x:auto;padding:.3rem .1rem}
 .answer>.lhs{white-space:nowrap}
 table.grid{border-collapse:separate;border-spacing:0}
