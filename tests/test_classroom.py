@@ -242,3 +242,38 @@ def test_feedback_pdfs_and_the_dash_in_titles(week: Path) -> None:
             ["pdftotext", str(sheet / "sheet.pdf"), "-"], capture_output=True, text=True
         ).stdout
         assert title in text, text[:200]
+
+
+def test_check_with_several_files_writes_one_feedback_file_each(tmp_path: Path) -> None:
+    answers = Path(__file__).resolve().parent.parent / "docs/examples"
+    files = [str(answers / n) for n in ("answers-slip.json", "answers-no-scaling.json")]
+    status, _, err = run_cli(
+        ["check", "seed", *files, "--format", "latex", "-o", str(tmp_path / "fb.tex")]
+    )
+    assert status == 2 and "give a folder" in err and not (tmp_path / "fb.tex").exists()
+    folder = tmp_path / "fb"
+    status, out, err = run_cli(
+        [
+            "check",
+            "seed",
+            *files,
+            "--format",
+            "html",
+            "-o",
+            str(folder),
+            "--report",
+            str(tmp_path / "r.csv"),
+        ]
+    )
+    assert status == 1, err
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "answers-no-scaling.html",
+        "answers-slip.html",
+    ]
+    assert 'data-diagnosis="no_scaling"' in (folder / "answers-no-scaling.html").read_text(
+        encoding="utf-8"
+    )
+    assert (tmp_path / "r.csv").read_text(encoding="utf-8").startswith("file,verdict")
+    assert out == ""  # no CSV where a document was asked for
+    status, out, _ = run_cli(["check", "seed", *files, "--format", "json"])
+    assert [item["file"] for item in json.loads(out)] == files

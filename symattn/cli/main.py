@@ -224,8 +224,14 @@ def _check(args: argparse.Namespace) -> int:
             f"with several answers files, --format {args.format} writes one feedback file per "
             "answers file into a folder: give -o FOLDER"
         )
-    if sheets and Path(args.output).exists() and not Path(args.output).is_dir():
-        raise SymattnError(f"-o {args.output}: exists and is not a folder")
+    if sheets and (
+        (Path(args.output).exists() and not Path(args.output).is_dir())
+        or (not Path(args.output).exists() and Path(args.output).suffix)
+    ):
+        raise SymattnError(
+            f"-o {args.output}: with several answers files, give a folder: one feedback file "
+            "is written per answers file"
+        )
     graded = grade(key, files, tolerance=args.tolerance, places=args.places, progress=ProgressBar())
     report = report_csv(key, graded)
     if args.report:
