@@ -23,6 +23,7 @@ import moodle_xml_parser.parser as third_party
 import pytest
 
 from symattn.check import answer_steps
+from symattn.check.diagnose import entry_name
 from symattn.check.tables import mistake_tables
 from symattn.compute import derivation
 from symattn.derivation import Derivation
@@ -276,7 +277,8 @@ def test_a_mistake_value_carries_its_message() -> None:
 
 def test_two_mistakes_with_one_value_share_one_answer() -> None:
     """Two mistakes whose rounded values meet in one entry (here a softmax over the columns
-    and transposed scores give the same a₁,₁) are one answer with both sentences."""
+    and transposed scores give the same a₁,₁) are one answer with both sentences, the
+    entry named once."""
     key = derivation(load(dict(PROBLEM)))
     tables = mistake_tables(key, 4)
     (_, text), *_ = read_quiz(moodle_quiz([QuizItem("a", key, 4, ("weights",))]))
@@ -292,8 +294,11 @@ def test_two_mistakes_with_one_value_share_one_answer() -> None:
                     Decimal("0.0001"), rounding=ROUND_HALF_UP) == Decimal(answer.answer)
             ]  # fmt: skip
             assert makers
+            name = entry_name("weights", i, j)
             for t in makers:
-                assert t.message("en", "weights", [(i, j)]) in answer.feedback_text
+                sentence = t.message("en", "weights", [(i, j)]).removeprefix(name + ": ")
+                assert sentence in answer.feedback_text
+            assert answer.feedback_text.count(name + ":") == 1
             shared += len({t.id for t in makers}) > 1
     assert shared  # the case happens on this problem
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..check.diagnose import entry_name
 from ..check.tables import MistakeTable, rounded
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -133,7 +134,20 @@ def _mistake_answers(
         sentences = found.setdefault(value, [])
         if message not in sentences:
             sentences.append(message)
-    return [(value, 0, join.join(sentences)) for value, sentences in found.items()]
+    name = entry_name(step_id, i, j)
+    return [(value, 0, join.join(_once(name, sentences))) for value, sentences in found.items()]
+
+
+def _once(name: str, sentences: list[str]) -> list[str]:
+    """The entry named once: "a₁,₃: one mistake. another." rather than twice."""
+    out = sentences[:1]
+    for sentence in sentences[1:]:
+        for colon in (": ", "："):
+            if sentence.startswith(name + colon):
+                sentence = sentence[len(name) + len(colon) :]
+                break
+        out.append(sentence)
+    return out
 
 
 def entry_fields(
