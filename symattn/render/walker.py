@@ -54,6 +54,8 @@ DISPLAY_LIMIT = 8
 ENTRY_LIMIT = 8
 #: Steps whose matrices are set with the tokens beside and above them.
 LABELLED = ("scores", "scaled_scores", "masked_scores", "weights")
+#: The given matrices of an encoder block, shown with the W's.
+BLOCK_GIVEN = ("gamma", "beta", "W_1", "b_1", "W_2", "b_2")
 
 
 def elided(count: int) -> tuple[int, ...]:
@@ -232,7 +234,7 @@ class Walker:
         self.show(
             [
                 Line(Name(name), (("=", plain_table(getattr(p, name))),), breaks=False)
-                for name in ("W_Q", "W_K", "W_V", "memory")
+                for name in ("W_Q", "W_K", "W_V", "memory", *BLOCK_GIVEN)
                 if getattr(p, name) is not None
             ]
         )
@@ -243,11 +245,16 @@ class Walker:
             if p.scale_label == "sqrt(d_k)":
                 c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
             self.say(w("derive.scale") + " ", c, w("period"))
+        if p.kv_heads is not None:
+            size = p.heads // p.kv_heads
+            self.say(w("derive.kv_groups", heads=p.heads, groups=p.kv_heads, size=size))
+        if p.norm is not None:
+            self.say(w(f"derive.block_{p.norm}"))
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)
         self.blocks.append(Heading(None, w("result")))
-        self.matrix(d.step("output"))
+        self.matrix(d.step("block_output" if d.has("block_output") else "output"))
         check = d.crosscheck
         if check is None:
             self.say(w("derive.symbolic_check"))
