@@ -67,10 +67,10 @@ _TABLE: dict[str, Names] = {
     "ffn_hidden": Names("h", "h", "h", "H", "H", "H"),
     "ffn_output": Names("f", "f", "f", "F", "F", "F"),
     "block_output": Names("y", "y", "y", "Y", "Y", "Y"),
-    "W_1": Names("w^{(1)}", "w^{(1)}", "w⁽¹⁾", "W_{1}", "W_{1}", "W_1"),
-    "W_2": Names("w^{(2)}", "w^{(2)}", "w⁽²⁾", "W_{2}", "W_{2}", "W_2"),
-    "b_1": Names("b^{(1)}", "b^{(1)}", "b⁽¹⁾", "b_{1}", "b_{1}", "b_1"),
-    "b_2": Names("b^{(2)}", "b^{(2)}", "b⁽²⁾", "b_{2}", "b_{2}", "b_2"),
+    "W_1": Names("w^{(1)}", "{w^{(1)}}", "w⁽¹⁾", "W_{1}", "W_{1}", "W_1"),
+    "W_2": Names("w^{(2)}", "{w^{(2)}}", "w⁽²⁾", "W_{2}", "W_{2}", "W_2"),
+    "b_1": Names("b^{(1)}", "{b^{(1)}}", "b⁽¹⁾", "b_{1}", "b_{1}", "b_1"),
+    "b_2": Names("b^{(2)}", "{b^{(2)}}", "b⁽²⁾", "b_{2}", "b_{2}", "b_2"),
     "gamma": Names(r"\gamma", r"\gamma", "γ", r"\gamma", r"\gamma", "γ"),
     "beta": Names(r"\beta", r"\beta", "β", r"\beta", r"\beta", "β"),
 }
@@ -88,7 +88,7 @@ for _id, (_letter, _matrix, _text, _text_matrix) in {
     "cache_V": ("v^{\\mathrm{c}}", "V^{\\mathrm{cache}}", "vᶜ", "V_cache"),
     "decode": ("b^{\\mathrm{dec}}", "O^{\\mathrm{dec}}", "bᵈᵉᶜ", "O_dec"),
 }.items():  # a K/V cache and the decode step
-    _TABLE[_id] = Names(_letter, _letter, _text, _matrix, _matrix, _text_matrix)
+    _TABLE[_id] = Names(_letter, f"{{{_letter}}}", _text, _matrix, _matrix, _text_matrix)
 for _id, (_letter, _matrix, _text) in _GRADIENTS.items():
     _d_letter, _d_matrix = rf"\mathrm{{d}}{_letter}", rf"\mathrm{{d}}{_matrix}"
     _TABLE[_id] = Names(_d_letter, _d_letter, _text, _d_matrix, _d_matrix, _id)

@@ -20,6 +20,7 @@ from ..steps import Step
 from .math import (
     Cell,
     Concat,
+    Exp,
     Frac,
     Glue,
     Join,
@@ -92,14 +93,27 @@ def decode_step(walk: Walker, step: Step) -> None:
         return Name(cache_v, j) if j < last else Name(values, last)
 
     c = Sym("sqrt_dk") if step.spec.divisor_label == "sqrt(d_k)" else Sym("c")
-    general = Product((Name(query, "n"), Name(cache_k, "j")), Glue.INNER)
-    score: Math = general if step.spec.divisor is None else Frac(general, c)
-    walk.show([Line(Sub(Sym("s"), "j"), (("=", score),), aligned=False)])
+    s_j, s_k = Sub(Sym("s"), "j"), Sub(Sym("s"), "k")
+    general = Product((Name(query, last), Name(cache_k, "j")), Glue.INNER)
+    softmax = Frac(Exp(s_j), Product((Sym("sum_k"), Exp(s_k))))
+    walk.say(walk.words("derive.general"))
+    walk.show(
+        [
+            Line(s_j, (("=", general if step.spec.divisor is None else Frac(general, c)),)),
+            Line(Sub(Sym("a"), "j"), (("=", softmax),)),
+        ]
+    )
+    matrices = d.matrices
+    q_row = Vector(tuple(Value(x) for x in matrices[query][last]))
     lines = []
     for j in range(min(n, 8)):
+        k_row = matrices[cache_k][j] if j < last else matrices[keys][last]
         product = Product((Name(query, last), key(j)), Glue.INNER)
-        shown: Math = product if step.spec.divisor is None else Frac(product, c)
-        lines.append(Line(Sub(Sym("s"), str(j + 1)), (("=", shown),), walk.result(scored, last, j)))
+        numbers = Product((q_row, Vector(tuple(Value(x) for x in k_row))), Glue.INNER)
+        parts: list[tuple[str, Math]] = [("=", product), ("=", numbers)]
+        if step.spec.divisor is not None:
+            parts = [("=", Frac(product, c)), ("=", Frac(numbers, Value(step.spec.divisor)))]
+        lines.append(Line(Sub(Sym("s"), str(j + 1)), tuple(parts), walk.result(scored, last, j)))
     walk.say(walk.words("derive.decode_scores"))
     walk.show(lines)
     walk.say(walk.words("derive.decode_weights"))
@@ -119,6 +133,7 @@ def decode_step(walk: Walker, step: Step) -> None:
     output = d.step(f"{prefix}output")
     same = all(a == b for a, b in zip(step.values[0], output.values[last]) if a is not None)
     walk.say(walk.words("derive.decode_same" if same else "derive.decode_differs", n=n))
+    walk.matrix(step)
 
 
 def add_step(walk: Walker, step: Step) -> None:

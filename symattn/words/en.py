@@ -212,9 +212,10 @@ WORDS: dict[str, str] = {
     "title.ffn_hidden": "Feed-forward network: hidden layer (ReLU)",
     "title.ffn_output": "Feed-forward network: output",
     "title.block_output": "The block's output",
-    "derive.kv_groups": "Grouped-query attention: the {heads} query heads share {groups} key/value "
-    "heads, {size} query heads to a group; head t (from 1) uses K/V head ⌈t·{groups}/{heads}⌉, so "
-    "the heads of one group have the same K and V.",
+    "derive.kv_groups": "Grouped-query attention: the {heads} query heads share {groups} "
+    "key/value heads, {size} query heads to a group ({assignment}); the heads of one group have "
+    "the same K and V.",
+    "derive.kv_group": "heads {heads} use K/V head {group}",
     "derive.block_post": "An encoder block, post-norm: the residual X + O is normalised, the "
     "feed-forward network reads the normalised rows, and the block's output is "
     "LN(Z + FFN(Z)).",
@@ -241,8 +242,8 @@ WORDS: dict[str, str] = {
     "diagnosis.layernorm_unbiased_variance": "{entries}: the variance was divided by "
     "d_model − 1 = {d_minus}; LayerNorm uses the biased variance, σ² = Σₖ (xₖ − μ)² / d_model.",
     "diagnosis.gqa_group_wrong": "{entries}: the query heads were matched with the wrong K/V "
-    "heads (head t with K/V head t mod g); with grouped-query attention, consecutive query heads "
-    "share a K/V head: head t uses K/V head ⌊t·g/h⌋ (from 0).",
+    "heads, in turn (head 1 with K/V head 1, head 2 with K/V head 2, …); with grouped-query "
+    "attention, consecutive query heads share a K/V head: {assignment}.",
     "diagnosis.decode_uses_future": "{entries}: the queries attended to later tokens, the "
     "future; a decoder sees only the tokens up to its own (j ≤ i), as in one decoding step with "
     "the K/V cache.",

@@ -196,7 +196,8 @@ WORDS: dict[str, str] = {
     "title.ffn_output": "前馈网络：输出",
     "title.block_output": "编码器块的输出",
     "derive.kv_groups": "分组查询注意力：{heads} 个查询头共用 {groups} 个键/值头，每组 {size} "
-    "个查询头；第 t 个头（从 1 数起）使用第 ⌈t·{groups}/{heads}⌉ 个键/值头，同组的头 K 和 V 相同。",
+    "个查询头（{assignment}）；同组的头 K 和 V 相同。",
+    "derive.kv_group": "第 {heads} 个头用第 {group} 个键/值头",
     "derive.block_post": "编码器块（后置归一化）：对残差 X + O 做归一化，前馈网络读取归一化后的行，"
     "块的输出是 LN(Z + FFN(Z))。",
     "derive.block_pre": "编码器块（前置归一化）：注意力读取 LN(X)，残差是 X + O，前馈网络读取 "
@@ -220,8 +221,8 @@ WORDS: dict[str, str] = {
     "derive.relu": "ReLU 保留正的分量，其余置为 0：max(0, ·)。",
     "diagnosis.layernorm_unbiased_variance": "{entries}：方差除以了 d_model − 1 = {d_minus}；"
     "LayerNorm 用有偏方差，σ² = Σₖ (xₖ − μ)² / d_model。",
-    "diagnosis.gqa_group_wrong": "{entries}：查询头配错了键/值头（第 t 个头用了第 t mod g 个）；"
-    "分组查询注意力中相邻的查询头共用一个键/值头：第 t 个头用第 ⌊t·g/h⌋ 个（从 0 数起）。",
+    "diagnosis.gqa_group_wrong": "{entries}：查询头轮流配了键/值头（第 1 个头配第 1 个，第 2 个头"
+    "配第 2 个，…）；分组查询注意力中相邻的查询头共用一个键/值头：{assignment}。",
     "diagnosis.decode_uses_future": "{entries}：查询关注了后面的词元，也就是未来；解码器只能看到"
     "它自己及之前的词元（j ≤ i），就像用 K/V 缓存解码一步时那样。",
     "mistake.layernorm_unbiased_variance": "LayerNorm 用了无偏方差",
