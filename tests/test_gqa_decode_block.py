@@ -172,7 +172,12 @@ def test_kv_heads_equal_to_heads_is_multi_head_attention_as_torch_has_it() -> No
 
 
 def test_multi_query_attention_one_kv_head() -> None:
-    spec = {**GQA, "kv_heads": 1, "W_K": [r[:2] for r in GQA["W_K"]], "W_V": [r[:2] for r in GQA["W_V"]]}
+    spec = {
+        **GQA,
+        "kv_heads": 1,
+        "W_K": [r[:2] for r in GQA["W_K"]],
+        "W_V": [r[:2] for r in GQA["W_V"]],
+    }
     d = symattn.derive(spec)
     assert all(d.step(f"h{t}.K").exact == d.step("h1.K").exact for t in range(2, 5))
     assert np.allclose(values(d, "output"), gqa_reference(spec)["output"], rtol=1e-13)
@@ -297,7 +302,9 @@ def test_layer_norm_agrees_with_torch() -> None:
     torch = pytest.importorskip("torch")
     d = symattn.derive(BLOCK)
     r = torch.tensor(values(d, "residual"), dtype=torch.float64)
-    gamma, beta = (torch.tensor(floats(BLOCK[k])[0], dtype=torch.float64) for k in ("gamma", "beta"))
+    gamma, beta = (
+        torch.tensor(floats(BLOCK[k])[0], dtype=torch.float64) for k in ("gamma", "beta")
+    )
     expected = torch.nn.functional.layer_norm(r, (3,), gamma, beta, eps=0.001)
     assert np.allclose(values(d, "norm"), expected.numpy(), rtol=1e-12)
 

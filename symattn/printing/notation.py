@@ -108,6 +108,14 @@ def renamable() -> tuple[str, ...]:
     return tuple(_TABLE)
 
 
+def _plain(name: str) -> str:
+    """A step without names of its own, safe in LaTeX: ``\\mathrm{my\\_step}``."""
+    if name.isalpha() and name.isascii():
+        return name
+    escaped = name.replace("_", "\\_")
+    return rf"\mathrm{{{escaped}}}"
+
+
 def _index(i: int | str) -> str:
     return str(i + 1) if isinstance(i, int) else i
 
@@ -150,7 +158,7 @@ class Notation:
         head, base = split_id(mid)
         names = self._names(base)
         name = (
-            base
+            _plain(base)
             if names is None
             else (names.token_matrix if self.preset == "token" else names.matrix)
         )
@@ -162,7 +170,7 @@ class Notation:
             return self.renames[base]
         names = self._names(base)
         if names is None:
-            return mid.lower()
+            return _plain(base.lower())
         return names.token_letter if self.preset == "token" else names.letter
 
     def _base(self, mid: str) -> tuple[str, str]:

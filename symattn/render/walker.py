@@ -249,7 +249,9 @@ class Walker:
             if p.scale_label == "sqrt(d_k)":
                 c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
             self.say(w("derive.scale") + " ", c, w("period"))
-        if p.kv_heads is not None:
+        if p.kv_heads == 1:
+            self.say(w("derive.kv_one", heads=p.heads))
+        elif p.kv_heads is not None:
             size = p.heads // p.kv_heads
             assignment = w.kv_groups(p.heads, p.kv_heads)
             self.say(

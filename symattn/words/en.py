@@ -215,6 +215,8 @@ WORDS: dict[str, str] = {
     "derive.kv_groups": "Grouped-query attention: the {heads} query heads share {groups} "
     "key/value heads, {size} query heads to a group ({assignment}); the heads of one group have "
     "the same K and V.",
+    "derive.kv_one": "Multi-query attention: the {heads} query heads share one key/value head, "
+    "so every head has the same K and V.",
     "derive.kv_group": "heads {heads} use K/V head {group}",
     "derive.block_post": "An encoder block, post-norm: the residual X + O is normalised, the "
     "feed-forward network reads the normalised rows, and the block's output is "

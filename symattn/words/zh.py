@@ -197,6 +197,7 @@ WORDS: dict[str, str] = {
     "title.block_output": "编码器块的输出",
     "derive.kv_groups": "分组查询注意力：{heads} 个查询头共用 {groups} 个键/值头，每组 {size} "
     "个查询头（{assignment}）；同组的头 K 和 V 相同。",
+    "derive.kv_one": "多查询注意力：{heads} 个查询头共用一个键/值头，所以每个头的 K 和 V 都相同。",
     "derive.kv_group": "第 {heads} 个头用第 {group} 个键/值头",
     "derive.block_post": "编码器块（后置归一化）：对残差 X + O 做归一化，前馈网络读取归一化后的行，"
     "块的输出是 LN(Z + FFN(Z))。",
