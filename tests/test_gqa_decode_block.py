@@ -358,6 +358,17 @@ def test_zero_variance_without_eps_is_a_clear_error(tmp_path: Path) -> None:
         ({"W_V": [[1, 0], [0, 1], [1, 0]]}, "the residual X + output needs them equal"),
         ({"block": False}, "only for an encoder block; add block = true"),
         ({"block": "yes"}, "block: expected true or false"),
+        (
+            {
+                "W_Q": None,
+                "W_K": None,
+                "W_V": None,
+                "Q": [[1]] * 3,
+                "K": [[1]] * 3,
+                "V": [[1, 0, 0]] * 3,
+            },
+            "needs X (or text) and the W's",
+        ),
     ],
 )
 def test_bad_block_keys_are_one_clear_error(change: dict[str, Any], message: str) -> None:

@@ -143,7 +143,7 @@ def read_topics(
         return out
     if reader.symbolic:
         raise SymattnError(f"{source}: block: an encoder block is derived for numbers only")
-    if ("X" not in data and "text" not in data) or "memory" in data:
+    if ("X" not in data and "text" not in data) or "memory" in data or "Q" in data:
         raise SymattnError(
             f"{source}: block: an encoder block needs X (or text) and the W's, self-attention"
         )
