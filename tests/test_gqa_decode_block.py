@@ -19,6 +19,7 @@ import pytest
 
 import symattn
 from symattn.check import check
+from symattn.compute.numeric import forward
 from symattn.examples import example_names
 from symattn.render import render
 
@@ -415,3 +416,12 @@ def test_examples_are_bundled_and_every_format_writes_them() -> None:
                 if lang == "zh" and fmt == "text":
                     out = out.split("\n", 2)[2]  # the problem's own title may be English
                     assert not re.search(r"\b(?:the|is|are|of|and|each|with)\b", out), name
+
+
+@pytest.mark.parametrize(
+    "spec", [GQA, DECODE, {**GQA, "decode": True}, BLOCK, {**BLOCK, "norm": "pre"}]
+)
+def test_the_numpy_path_covers_every_step(spec: dict[str, Any]) -> None:
+    d = symattn.derive(spec)
+    missing = set(d.step_ids) - set(forward(d.problem))
+    assert not missing, missing
