@@ -85,6 +85,17 @@ class Problem:
     dO: Matrix | None = None
     target: Matrix | None = None
     places: int | None = None  # decimal places an answer must have (exercises write it)
+    # -- grouped K/V heads, a decode step, an encoder block (docs/topics.md) -------------
+    kv_heads: int | None = None  # K/V groups shared by the query heads (1: multi-query)
+    decode: bool = False  # the last row again, as one decoding step from a K/V cache
+    norm: str | None = None  # an encoder block: "post" or "pre" (None: no block)
+    eps: Any = None  # LayerNorm's ε, exact (the value under the root stays rational)
+    gamma: Matrix | None = None  # 1 × d_model LayerNorm scale (default 1s)
+    beta: Matrix | None = None  # 1 × d_model LayerNorm shift (default 0s)
+    W_1: Matrix | None = None  # d_model × d_ff
+    b_1: Matrix | None = None  # 1 × d_ff
+    W_2: Matrix | None = None  # d_ff × d_model
+    b_2: Matrix | None = None  # 1 × d_model
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
@@ -116,6 +127,15 @@ class Problem:
     @property
     def heads(self) -> int:
         return self.shapes.heads
+
+    @property
+    def kv_groups(self) -> int:
+        """The number of K/V heads: ``kv_heads``, or one per query head."""
+        return self.kv_heads or self.heads
+
+    def kv_group(self, head: int) -> int:
+        """The K/V group of query head ``head`` (0-based): ⌊t·g/h⌋."""
+        return head * self.kv_groups // self.heads
 
     @property
     def kv_tokens(self) -> tuple[str, ...] | None:

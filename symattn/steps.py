@@ -62,6 +62,11 @@ class Kind(Enum):
     DIFFERENCE = "difference"  # operands[0] − a given matrix (dO = O − T)
     COLUMNS = "columns"  # a block of the operand's columns (a head's dO)
     JACOBIAN = "jacobian"  # row i: (diag(a_i) − a_i a_iᵀ) g_i
+    ROWS = "rows"  # a block of the operand's rows (a K/V cache)
+    DECODE = "decode"  # the last query over the cached keys and its own: one output row
+    ADD = "add"  # operands[0] + operands[1] (a residual connection)
+    LAYERNORM = "layernorm"  # γ (x − μ) / √(σ² + ε) + β over each row (of the operands' sum)
+    AFFINE = "affine"  # operands[0] · operands[1] + operands[2] (a bias row), then activation
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,9 @@ class StepSpec:
     round_operand: int | None = None  # operands[0] rounded to this many places first
     diagonal_only: bool = False  # JACOBIAN: a_ij (1 − a_ij) g_ij only
     shown: bool = True  # False for a helper step a mistake model inserts
+    rows: tuple[int, int] | None = None  # ROWS: the block
+    activation: str = ""  # AFFINE: "relu", or none
+    unbiased: bool = False  # LAYERNORM: the variance over d − 1 (a mistake model)
 
     @property
     def head(self) -> int | None:

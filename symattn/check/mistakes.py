@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..ids import head_prefix
 from ..numbers import Surd
 from ..plan import Plan
 from ..printing import sstr
 from ..problem import Problem
-from ..steps import Kind, StepSpec
+from ..steps import Kind, Source, StepSpec
 from ..words import Words
 
 __all__ = ["MISTAKES", "Mistake", "Run", "by_id", "pairs", "runs"]
@@ -35,6 +36,7 @@ Compute = Callable[[Problem, Plan], list[Run]]
 
 SCORED = ("scaled_scores", "masked_scores", "weights", "output")
 WEIGHTED = ("weights", "output")
+BLOCK = ("X_norm", "norm", "ffn_hidden", "ffn_output", "block_output")
 BELOW_JACOBIAN = ("dscaled_scores", "dscores", "dQ", "dK", "dW_Q", "dW_K", "dX")
 
 
@@ -140,6 +142,49 @@ def _backward_transposed(problem: Problem, plan: Plan) -> list[Run]:
     return [(problem, plan.changed(change), {})]
 
 
+def _unbiased(problem: Problem, plan: Plan) -> list[Run]:
+    """LayerNorm with the variance over d − 1 (the sample variance), not over d."""
+    if problem.norm is None:
+        return []
+    return [
+        (
+            problem,
+            plan.changed(lambda s: s.changed(unbiased=True) if s.kind == Kind.LAYERNORM else None),
+            {},
+        )
+    ]
+
+
+def _groups_in_turn(problem: Problem, plan: Plan) -> list[Run]:
+    """Query head t given K/V head t mod g instead of ⌊t·g/h⌋ (the groups dealt out in
+    turn, as ``repeat`` does where ``repeat_interleave`` is meant)."""
+    groups = problem.kv_groups
+    if problem.kv_heads is None or groups in (1, problem.heads):
+        return []
+
+    def change(spec: StepSpec) -> StepSpec | None:
+        if spec.head is None or spec.base not in ("K", "V"):
+            return None
+        wrong = (spec.head - 1) % groups
+        if spec.source is not None and spec.source.columns is not None:  # Q, K, V given
+            start, stop = spec.source.columns
+            width = stop - start
+            return spec.changed(
+                source=Source(spec.source.field, (wrong * width, (wrong + 1) * width))
+            )
+        return spec.changed(operands=(spec.operands[0], f"{head_prefix(wrong)}W_{spec.base}"))
+
+    return [(problem, plan.changed(change), {})]
+
+
+def _future(problem: Problem, plan: Plan) -> list[Run]:
+    """The causal mask of a decoder left out: every query sees every key."""
+    if not problem.decode:
+        return []
+    everything = tuple(tuple(True for _ in range(problem.m)) for _ in range(problem.n))
+    return [(dataclasses.replace(problem, mask=everything), plan, {})]
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A mistake model: where it shows, how to compute it, and (in words/) what it says."""
@@ -161,6 +206,8 @@ class Mistake:
             "root": root,
             "d_k": problem.d_k,
             "d_model": problem.d_model,
+            "d_minus": (problem.d_model or 1) - 1,
+            "assignment": words.kv_groups(problem.heads, problem.kv_groups),
         }
         key = f"diagnosis.{self.id}"
         if self.id == "premature_rounding":
@@ -225,6 +272,9 @@ MISTAKES: tuple[Mistake, ...] = (
     ),
     Mistake("backward_transposed", ("dV", "dK", "dW_V", "dW_K", "dX"), _backward_transposed),
     Mistake("premature_rounding", WEIGHTED, _rounded, "rounding", weaker=True),
+    Mistake("layernorm_unbiased_variance", BLOCK, _unbiased),
+    Mistake("gqa_group_wrong", ("K", "V", "scores", *SCORED, "concat", "decode"), _groups_in_turn),
+    Mistake("decode_uses_future", ("masked_scores", *WEIGHTED, "concat"), _future),
 )
 
 

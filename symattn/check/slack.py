@@ -5,6 +5,9 @@ Each rounded input entry carries a radius (half a unit of its last written place
 radius is propagated step by step by the rule of each kind: for a product C = AB,
 |A||R_B| + |R_A||B|; for a softmax, a_j (r_j + Σ_k a_k r_k) over the entries it
 normalises; and so on.  One pass costs what one evaluation costs, whatever the size.
+A kind without a rule of its own here (LayerNorm, a residual sum, the feed-forward
+network, a decode step) is bounded to first order through its decimal rule, one
+rounded entry at a time: a new kind of step needs nothing in this module.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
+from ..compute.values import NotApplicable, apply, dec_matrix
 from ..compute.variants import DecimalMatrix
 from ..numbers import evaluate
 from ..plan import Plan
@@ -129,14 +133,45 @@ def _jacobian(
     return out
 
 
+def _first_order(
+    spec: StepSpec,
+    args: list[DecimalMatrix],
+    rads: list[DecimalMatrix],
+    problem: Problem,
+) -> DecimalMatrix:
+    """Σ over rounded entries of |f(x + r e) − f(x)|, by the kind's decimal rule."""
+    given = dec_matrix(spec.source.take(problem)) if spec.source is not None else None
+    base = apply(spec, args, problem, given)
+    out = _zeros(len(base), len(base[0]))
+    for k, rad in enumerate(rads):
+        for i, row in enumerate(rad):
+            for j, r in enumerate(row):
+                if not r:
+                    continue
+                moved = [[list(x) for x in a] if a is args[k] else a for a in args]
+                moved[k][i][j] += r
+                try:
+                    shifted = apply(spec, moved, problem, given)
+                except NotApplicable:
+                    continue
+                out = _add(
+                    out, _abs([[y - x for x, y in zip(p, q)] for p, q in zip(base, shifted)])
+                )
+    return out
+
+
 def _radius(
     spec: StepSpec,
     values: Mapping[str, DecimalMatrix],
     radius: Mapping[str, DecimalMatrix],
     own: DecimalMatrix,
     problem: Problem,
+    plan: Plan,
 ) -> DecimalMatrix:
-    args = [values[o] for o in spec.operands]
+    sources = plan.sources
+    args = [
+        values[o] if o in values else dec_matrix(sources[o].take(problem)) for o in spec.operands
+    ]
     rads = [radius.get(o) or _zeros(len(v), len(v[0])) for o, v in zip(spec.operands, args)]
     kind = spec.kind
     if kind in (Kind.PRODUCT, Kind.WEIGHTED_SUM, Kind.SUM_OF_PRODUCTS):
@@ -161,8 +196,10 @@ def _radius(
         out = [row[spec.columns[0] : spec.columns[1]] for row in rads[0]]
     elif kind == Kind.JACOBIAN:
         out = _jacobian(args[0], args[1], rads[0], rads[1])
-    else:  # given matrices are exact
+    elif kind in (Kind.TOKENS, Kind.LOOKUP, Kind.GIVEN):  # given matrices are exact
         out = _zeros(len(own), len(own[0]))
+    else:
+        return _first_order(spec, args, rads, problem)
     if spec.transposed:
         out = _t(out)
     return out
@@ -185,7 +222,7 @@ def radii(
         if spec.id in inputs:
             radius[spec.id] = [list(r) for r in inputs[spec.id]]
         elif any(o in radius for o in spec.operands):
-            radius[spec.id] = _radius(spec, values, radius, values[spec.id], problem)
+            radius[spec.id] = _radius(spec, values, radius, values[spec.id], problem, plan)
         if spec.id == until:
             break
     found = radius.get(until)

@@ -20,11 +20,13 @@ from flint import fmpz_mat
 from ..numbers import NEG_INF, Coefficients, Combination, ExpRatio, SoftmaxRow, Surd
 from ..problem import Mask, Matrix, Problem
 from ..steps import Kind, StepSpec
+from .block import add, affine, layer_norm
 
 __all__ = [
     "FORWARD_RULES",
     "ExactRule",
     "concat",
+    "decode",
     "mask",
     "matmul",
     "scale",
@@ -172,6 +174,22 @@ def concat(blocks: Sequence[Matrix]) -> Matrix:
     return tuple(tuple(x for block in row for x in block) for row in zip(*blocks))
 
 
+def decode(args: Sequence[Matrix], divisor: Any) -> Matrix:
+    """One decoding step: the last query over the cached keys and its own key, never a
+    later one; the weighted sum of the cached values and its own (a 1-row matrix)."""
+    queries, cache_k, cache_v, keys, values = args
+    scores = matmul((queries[-1],), transpose((*cache_k, keys[-1])))
+    if divisor is not None:
+        scores = scale(scores, divisor)
+    return weighted_sum(softmax(scores), (*cache_v, values[-1]))
+
+
+def _rows(spec: StepSpec, matrix: Matrix) -> Matrix:
+    assert spec.rows is not None
+    start, stop = spec.rows
+    return matrix[start:stop]
+
+
 ExactRule = Callable[[StepSpec, list[Matrix], Problem], Matrix]
 
 
@@ -199,4 +217,9 @@ FORWARD_RULES: dict[Kind, ExactRule] = {
     Kind.WEIGHTED_SUM: lambda spec, args, p: weighted_sum(args[0], args[1]),
     Kind.CONCAT: lambda spec, args, p: concat(args),
     Kind.COPY: lambda spec, args, p: args[0],
+    Kind.ROWS: lambda spec, args, p: _rows(spec, args[0]),
+    Kind.DECODE: lambda spec, args, p: decode(args, spec.divisor),
+    Kind.ADD: lambda spec, args, p: add(args[0], args[1]),
+    Kind.LAYERNORM: lambda spec, args, p: layer_norm(args, p),
+    Kind.AFFINE: lambda spec, args, p: affine(args[0], args[1], args[2], spec.activation),
 }

@@ -51,9 +51,12 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         assert problem.X is not None and problem.W_Q is not None
         assert problem.W_K is not None and problem.W_V is not None
         x = _floats(problem.X)
+        out["X"] = (x, np.abs(x))
+        if problem.norm == "pre":  # a pre-norm block: attention reads LN(X)
+            out["X_norm"] = _layer_norm(problem, x, np.abs(x))
+            x = out["X_norm"][0]
         kv = _floats(problem.memory) if problem.memory is not None else x
         wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
-        out["X"] = (x, np.abs(x))
         q, k, v = x @ wq, kv @ wk, kv @ wv
         mq, mk, mv = np.abs(x) @ np.abs(wq), np.abs(kv) @ np.abs(wk), np.abs(kv) @ np.abs(wv)
     if problem.X is not None and "X" not in out:
@@ -62,17 +65,24 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     heads = problem.heads
     if heads == 1 and problem.W_O is None:
         _head(out, "", problem, (q, mq), (k, mk), (v, mv))
+        _topics(out, problem, "output", [""])
         return out
     d_k, d_v = problem.d_k, problem.d_v
+    groups = problem.kv_heads or heads  # grouped-query attention: head t uses ⌊t·g/h⌋
     pieces = []
     for t in range(heads):
-        ks, vs = slice(t * d_k, (t + 1) * d_k), slice(t * d_v, (t + 1) * d_v)
+        g = t * groups // heads
+        qs, ks, vs = (
+            slice(t * d_k, (t + 1) * d_k),
+            slice(g * d_k, (g + 1) * d_k),
+            slice(g * d_v, (g + 1) * d_v),
+        )
         pieces.append(
             _head(
                 out,
                 f"h{t + 1}.",
                 problem,
-                (q[:, ks], mq[:, ks]),
+                (q[:, qs], mq[:, qs]),
                 (k[:, ks], mk[:, ks]),
                 (v[:, vs], mv[:, vs]),
             )
@@ -85,7 +95,65 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         out["output"] = (concat @ wo, concat_mag @ np.abs(wo))
     else:
         out["output"] = (concat, concat_mag)
+    _topics(out, problem, "output", [f"h{t + 1}." for t in range(heads)])
     return out
+
+
+# -- a decode step and an encoder block ------------------------------------------
+def _topics(
+    out: dict[str, tuple[Array, Array]], problem: Problem, output: str, prefixes: list[str]
+) -> None:
+    if problem.decode:
+        for prefix in prefixes:
+            _decode(out, problem, prefix)
+    if problem.norm is not None:
+        _block(out, problem, output)
+
+
+def _decode(out: dict[str, tuple[Array, Array]], problem: Problem, prefix: str) -> None:
+    """The last query over the first n − 1 keys and values (the cache) and its own."""
+    q, (k, mk), (v, mv) = out[f"{prefix}Q"][0], out[f"{prefix}K"], out[f"{prefix}V"]
+    n = q.shape[0]
+    out[f"{prefix}cache_K"] = (k[: n - 1], mk[: n - 1])
+    out[f"{prefix}cache_V"] = (v[: n - 1], mv[: n - 1])
+    scores = q[n - 1 :] @ k.T
+    if problem.scale is not None:
+        scores = scores / float(problem.scale)
+    e = np.exp(scores - np.max(scores))
+    weights = e / np.sum(e)
+    out[f"{prefix}decode"] = (weights @ v, weights @ mv)
+
+
+def _layer_norm(problem: Problem, x: Array, mag: Array) -> tuple[Array, Array]:
+    """LayerNorm of each row, biased variance; size: the terms (|x| + |μ|) |γ| / σ + |β|."""
+    width = x.shape[1]
+    gamma = _floats(problem.gamma) if problem.gamma is not None else np.ones((1, width))
+    beta = _floats(problem.beta) if problem.beta is not None else np.zeros((1, width))
+    eps = float(problem.eps) if problem.eps is not None else 0.0
+    mean = np.mean(x, axis=1, keepdims=True)
+    sigma = np.sqrt(np.mean((x - mean) ** 2, axis=1, keepdims=True) + eps)
+    size = (mag + np.mean(mag, axis=1, keepdims=True)) * np.abs(gamma) / sigma + np.abs(beta)
+    return gamma * (x - mean) / sigma + beta, size
+
+
+def _block(out: dict[str, tuple[Array, Array]], problem: Problem, output: str) -> None:
+    """Residual, LayerNorm and the ReLU feed-forward network, post- or pre-norm."""
+    assert problem.W_1 is not None and problem.W_2 is not None
+    assert problem.b_1 is not None and problem.b_2 is not None
+    x, mx = out["X"]
+    o, mo = out[output]
+    w1, b1, w2, b2 = (_floats(m) for m in (problem.W_1, problem.b_1, problem.W_2, problem.b_2))
+    out["residual"] = (x + o, mx + mo)
+    out["norm"] = _layer_norm(problem, x + o, mx + mo)
+    z = out["norm"][0]
+    hidden = z @ w1 + b1
+    out["ffn_hidden"] = (np.maximum(hidden, 0.0), np.abs(z) @ np.abs(w1) + np.abs(b1))
+    h, mh = out["ffn_hidden"]
+    f, mf = out["ffn_output"] = (h @ w2 + b2, mh @ np.abs(w2) + np.abs(b2))
+    if problem.norm == "pre":
+        out["block_output"] = (x + o + f, mx + mo + mf)
+    else:
+        out["block_output"] = _layer_norm(problem, z + f, np.abs(z) + mf)
 
 
 def _head(

@@ -15,6 +15,7 @@ from decimal import Decimal
 from ..numbers import Surd, evaluate
 from ..problem import Problem
 from ..steps import Kind, StepSpec
+from .block import decimal_add, decimal_affine, decimal_layer_norm
 
 __all__ = [
     "DECIMAL_RULES",
@@ -190,6 +191,37 @@ def _columns(
     return [row[start:stop] for row in args[0]]
 
 
+def _rows(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    assert spec.rows is not None
+    start, stop = spec.rows
+    return [list(row) for row in args[0][start:stop]]
+
+
+def _decode(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    """The last query over the cached keys and its own: one row of output."""
+    queries, cache_k, cache_v, keys, values = args
+    scores = matmul([queries[-1]], transpose([*cache_k, keys[-1]]))
+    if spec.divisor is not None:
+        c = +evaluate(spec.divisor, decimal.getcontext().prec)
+        scores = [[s / c for s in row] for row in scores]
+    return matmul(_softmax_rows(scores, use_exp=True), [*cache_v, values[-1]])
+
+
+def _layer_norm(
+    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
+) -> DecimalMatrix:
+    if len(args[0][0]) < 2 and spec.unbiased:
+        raise NotApplicable("an unbiased variance needs two entries")
+    try:
+        return decimal_layer_norm(args, p, spec.unbiased)
+    except decimal.DivisionByZero as exc:
+        raise NotApplicable(str(exc)) from None
+
+
 #: The decimal rule of each kind of step.
 DECIMAL_RULES: dict[Kind, DecimalRule] = {
     Kind.TOKENS: _given,
@@ -206,6 +238,13 @@ DECIMAL_RULES: dict[Kind, DecimalRule] = {
     Kind.DIFFERENCE: _difference,
     Kind.COLUMNS: _columns,
     Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1], spec.diagonal_only),
+    Kind.ROWS: _rows,
+    Kind.DECODE: _decode,
+    Kind.ADD: lambda spec, args, p, given: decimal_add(args[0], args[1]),
+    Kind.LAYERNORM: _layer_norm,
+    Kind.AFFINE: lambda spec, args, p, given: decimal_affine(
+        args[0], args[1], args[2], spec.activation
+    ),
 }
 
 

@@ -35,6 +35,7 @@ from .checks import (
 )
 from .files import read_file
 from .tokens import Vocabulary, tokenize
+from .topic_keys import TOPIC_KEYS, read_kv_heads, read_topics
 from .values import Monomial, ValueSyntaxError, parse_value, symbol_name_error
 
 __all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "KNOWN_KEYS", "load"]
@@ -72,6 +73,7 @@ KNOWN_KEYS = (
     "dO",
     "target",
     "places",
+    *TOPIC_KEYS,
 )
 
 
@@ -250,8 +252,9 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
                     "W_K and W_V, or Q, K and V directly"
                 )
 
-    shapes = check_shapes(givens, source, bool(direct))
-    split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q")
+    kv_heads = read_kv_heads(data, heads, source)
+    shapes = check_shapes(givens, source, bool(direct), (heads, kv_heads or heads))
+    split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q", kv_heads or heads)
     check_upstream(shapes, givens, source)
     limit = max_size or (DEFAULT_MAX_SYMBOLIC_SIZE if reader.symbolic else DEFAULT_MAX_SIZE)
     for dim in ("n", "m", "d_model", "d_k", "d_v"):
@@ -300,6 +303,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         raise SymattnError(f"{source}: {exc}") from None
     if memory_tokens and "memory" not in givens:
         raise SymattnError(f"{source}: memory_tokens: given without memory")
+    topics = read_topics(data, reader, shapes, (mask, mask_label), source)
+    mask, mask_label = topics.pop("mask"), topics.pop("mask_label")
 
     return Problem(
         source=source,
@@ -335,4 +340,6 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         dO=matrices.get("dO"),
         target=matrices.get("target"),
         places=places,
+        kv_heads=kv_heads,
+        **topics,
     )

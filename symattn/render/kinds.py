@@ -13,6 +13,7 @@ from ..numbers import round_half_away
 from ..steps import Kind, Step
 from ..words import Words
 from .blocks import Block
+from .kinds_topics import add_step, affine_step, decode_step, layer_norm_step, rows_step
 from .math import (
     Cell,
     Dec,
@@ -322,6 +323,11 @@ KINDS: dict[Kind, KindMethod] = {
     Kind.SOFTMAX: softmax,
     Kind.JACOBIAN: jacobian,
     Kind.CONCAT: concat,
+    Kind.ROWS: rows_step,
+    Kind.DECODE: decode_step,
+    Kind.ADD: add_step,
+    Kind.LAYERNORM: layer_norm_step,
+    Kind.AFFINE: affine_step,
 }
 
 

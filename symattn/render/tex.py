@@ -35,6 +35,7 @@ from .math import (
     Product,
     Relation,
     Result,
+    Root,
     Sub,
     Sum,
     Sym,
@@ -93,6 +94,17 @@ _SYMBOLS = {
     "Sigma": r"\Sigma",
     "sum_k": r"\sum_{k}",
     "diag": r"\mathrm{diag}",
+    # LayerNorm and the feed-forward network of an encoder block
+    "mu": r"\mu",
+    "sigma2": r"\sigma^{2}",
+    "eps": r"\varepsilon",
+    "gamma": r"\gamma",
+    "beta": r"\beta",
+    "b1": r"b^{(1)}",
+    "b2": r"b^{(2)}",
+    "relu": r"\mathrm{ReLU}",
+    "max": r"\max",
+    "squared": "^{2}",
 }
 _RELATIONS = {"=": "=", "≈": r"\approx", "→": r"\to", "↦": r"\mapsto", "": ""}
 _SEPARATORS = {"dims": r",\quad ", "list": r", \quad ", "bar": r" \mid ", "comma": ", "}
@@ -288,6 +300,8 @@ class TexPrinter:
             return f"e^{{{self.math(node.exponent)}}}"
         if isinstance(node, Paren):
             return rf"\left({self.math(node.body)}\right)"
+        if isinstance(node, Root):
+            return rf"\sqrt{{{self.math(node.body)}}}"
         if isinstance(node, Brackets):
             return rf"\left[\, {self.math(node.body)} \,\right]"
         if isinstance(node, Minus):

@@ -31,6 +31,7 @@ from .math import (
     Product,
     Relation,
     Result,
+    Root,
     Sub,
     Sum,
     Sym,
@@ -56,6 +57,17 @@ _SYMBOLS = {
     "Sigma": "Σ",
     "sum_k": "Σₖ",
     "diag": "diag",
+    # LayerNorm and the feed-forward network of an encoder block
+    "mu": "μ",
+    "sigma2": "σ²",
+    "eps": "ε",
+    "gamma": "γ",
+    "beta": "β",
+    "b1": "b⁽¹⁾",
+    "b2": "b⁽²⁾",
+    "relu": "ReLU",
+    "max": "max",
+    "squared": "²",
 }
 _SEPARATORS = {"dims": ", ", "list": ", ", "bar": " | ", "comma": ", "}
 
@@ -198,6 +210,8 @@ class UnicodeMath:
             return self.exp(node)
         if isinstance(node, Paren):
             return f"({self.math(node.body)})"
+        if isinstance(node, Root):
+            return f"√({self.math(node.body)})"
         if isinstance(node, Brackets):
             return f"[{self.math(node.body)}]"
         if isinstance(node, Minus):

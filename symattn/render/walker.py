@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..derivation import Derivation
 from ..entries import Ref
 from ..ids import split_id
-from ..numbers import Combination, ExpRatio, rational_value
+from ..numbers import Combination, ExpRatio, Surd, rational_value
 from ..steps import Kind, Step
 from ..words import Words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
@@ -54,6 +54,10 @@ DISPLAY_LIMIT = 8
 ENTRY_LIMIT = 8
 #: Steps whose matrices are set with the tokens beside and above them.
 LABELLED = ("scores", "scaled_scores", "masked_scores", "weights")
+#: Kinds whose entries may be nested roots (SymPy), shown by their decimals.
+NESTED_ROOTS = (Kind.LAYERNORM, Kind.AFFINE, Kind.ADD)
+#: The given matrices of an encoder block, shown with the W's.
+BLOCK_GIVEN = ("gamma", "beta", "W_1", "b_1", "W_2", "b_2")
 
 
 def elided(count: int) -> tuple[int, ...]:
@@ -187,7 +191,9 @@ class Walker:
 
     def matrix(self, step: Step) -> None:
         closed = not self.symbolic and any(
-            isinstance(e, (ExpRatio, Combination)) and rational_value(e) is None
+            (isinstance(e, (ExpRatio, Combination)) or step.kind in NESTED_ROOTS)
+            and rational_value(e) is None
+            and not isinstance(e, Surd)
             for r in step.exact
             for e in r
         )
@@ -232,7 +238,7 @@ class Walker:
         self.show(
             [
                 Line(Name(name), (("=", plain_table(getattr(p, name))),), breaks=False)
-                for name in ("W_Q", "W_K", "W_V", "memory")
+                for name in ("W_Q", "W_K", "W_V", "memory", *BLOCK_GIVEN)
                 if getattr(p, name) is not None
             ]
         )
@@ -243,11 +249,27 @@ class Walker:
             if p.scale_label == "sqrt(d_k)":
                 c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
             self.say(w("derive.scale") + " ", c, w("period"))
+        if p.kv_heads == 1:
+            self.say(w("derive.kv_one", heads=p.heads))
+        elif p.kv_heads is not None:
+            size = p.heads // p.kv_heads
+            assignment = w.kv_groups(p.heads, p.kv_heads)
+            self.say(
+                w(
+                    "derive.kv_groups",
+                    heads=p.heads,
+                    groups=p.kv_heads,
+                    size=size,
+                    assignment=assignment,
+                )
+            )
+        if p.norm is not None:
+            self.say(w(f"derive.block_{p.norm}"))
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)
         self.blocks.append(Heading(None, w("result")))
-        self.matrix(d.step("output"))
+        self.matrix(d.step("block_output" if d.has("block_output") else "output"))
         check = d.crosscheck
         if check is None:
             self.say(w("derive.symbolic_check"))
