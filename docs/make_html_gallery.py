@@ -4,8 +4,10 @@ Usage, from anywhere in the repository:
 
     python docs/make_html_gallery.py
 
-It writes the derivation page of ``seed`` (English and Chinese) and the feedback page
-of docs/examples/answers-no-scaling.json (English and Chinese) to a temporary folder,
+It writes the derivation page of ``seed`` (English and Chinese), the feedback page of
+docs/examples/answers-no-scaling.json (English and Chinese) and the self-check page of
+``seed`` (English and Chinese; some boxes typed in before the screenshot, as a student
+would) to a temporary folder,
 opens each from ``file://`` in the system's Chromium (headless, offline, a fresh
 profile; driven by Playwright's Python package, whose own browsers are never
 downloaded), and saves screenshots at a desktop width (940 px) and a phone width
@@ -27,7 +29,9 @@ from pathlib import Path
 
 import symattn
 from symattn.check.feedback_html import render_feedback_html
+from symattn.check.tables import mistake_tables, rounded
 from symattn.examples import example_path
+from symattn.exercises.self_check import render_self_check
 from symattn.render import render
 
 DOCS = Path(__file__).resolve().parent
@@ -55,6 +59,7 @@ class Shot:
     size: tuple[int, int]  # the window: width, height (CSS pixels)
     target: str | None  # None: the window; "page": the whole page; else a CSS selector
     caption: str
+    typed: str | None = None  # what is typed into a self-check page first (see TYPED)
 
 
 #: Rendered at 2 (3 on a phone) device pixels per CSS pixel, saved at 1: smooth lines.
@@ -73,7 +78,35 @@ SHOTS_MADE = [
          "`symattn check seed docs/examples/answers-no-scaling.json --format html`"),
     Shot("check-zh-phone.png", "check-zh.html", PHONE, "page",
          "The same feedback with `--lang zh`, on a phone"),
+    Shot("selfcheck-en-weights.png", "selfcheck-en.html", DESKTOP, "#step-7",
+         "The self-check page of `seed` (`render_self_check`): step 7 typed with the weights "
+         "of a student who did not scale the scores — each box ✗, and the mistake named",
+         "unscaled"),
+    Shot("selfcheck-en-scaled.png", "selfcheck-en.html", DESKTOP, "#step-6",
+         "The same page, step 6: √2 and 5√2/2 are right, 3.54 has too few places, abc is "
+         "not a number", "forms"),
+    Shot("selfcheck-zh-phone.png", "selfcheck-zh.html", PHONE, "#step-1",
+         "The self-check page in Chinese on a 375 px phone: step 1 (the embedding lookup), "
+         "a row of four boxes, one of them wrong", "lookup"),
 ]  # fmt: skip
+
+
+def typed(kind: str) -> list[tuple[str, int, int, str]]:
+    """(step, row, column, text), 1-based: what a student types before a screenshot."""
+    key = symattn.derive(example_path("seed"))
+    if kind == "unscaled":
+        table = next(t for t in mistake_tables(key, 4) if t.id == "no_scaling")
+        rows = table.values["weights"]
+        return [
+            ("weights", i + 1, j + 1, rounded(v, 4))
+            for i, row in enumerate(rows)
+            for j, v in enumerate(row)
+        ]
+    if kind == "forms":
+        return [("scaled_scores", 1, 1, "√2"), ("scaled_scores", 1, 2, "3.54"),
+                ("scaled_scores", 2, 1, "5√2/2"), ("scaled_scores", 2, 2, "abc")]
+    written = [["1", "0", "1", "0"], ["0", "2", "1", "1"]]
+    return [("X", i + 1, j + 1, x) for i, row in enumerate(written) for j, x in enumerate(row)]
 
 
 def write_pages(folder: Path) -> None:
@@ -85,6 +118,7 @@ def write_pages(folder: Path) -> None:
         (folder / f"seed-{lang}.html").write_text(render(key, "html", lang=lang), "utf-8")
         result = symattn.check(key, answers)
         (folder / f"check-{lang}.html").write_text(render_feedback_html(result, lang), "utf-8")
+        (folder / f"selfcheck-{lang}.html").write_text(render_self_check(key, lang), "utf-8")
 
 
 def shoot(folder: Path, chromium: str) -> None:
@@ -112,6 +146,10 @@ def shoot(folder: Path, chromium: str) -> None:
                     ),
                 )
                 page.goto((folder / shot.page).as_uri(), wait_until="load")
+                for step, row, col, text in typed(shot.typed) if shot.typed else []:
+                    box = f'input[data-step="{step}"][data-row="{row}"][data-col="{col}"]'
+                    page.fill(box, text)
+                page.evaluate("document.activeElement && document.activeElement.blur()")
                 path = str(SHOTS / shot.png)
                 if shot.target in (None, "page"):
                     page.screenshot(path=path, full_page=shot.target == "page", scale="css")
@@ -129,7 +167,7 @@ def section(sizes: dict[str, int]) -> str:
         START,
         "## The HTML pages, in Chromium",
         "",
-        "Screenshots of `--format html` pages (see [html.md](html.md)) in headless",
+        "Screenshots of the HTML pages (see [html.md](html.md)) in headless",
         "Chromium, opened from `file://` with the network off; rebuilt by",
         "",
         "```sh",

@@ -1,4 +1,4 @@
-"""The four verbs of symattn: derive, check, grade, make_exercises (and load).
+"""The verbs of symattn: derive, check, grade, make_exercises, grade_class (and load).
 
 >>> import symattn
 >>> d = symattn.derive({"X": [[1, 0], [0, 1]], "W_Q": [[1, 0], [0, 1]],
@@ -15,13 +15,14 @@ from typing import Any
 
 from .check import check
 from .check.grade import grade
+from .classroom import ClassGrades, Student, folder_name, grade_class
 from .compute import derivation
 from .derivation import Derivation
 from .exercises import Exercise, ExerciseOptions, generate
 from .load import load
 from .problem import Problem
 
-__all__ = ["check", "derive", "grade", "load", "make_exercises"]
+__all__ = ["ClassGrades", "check", "derive", "grade", "grade_class", "load", "make_exercises"]
 
 
 def derive(
@@ -49,10 +50,23 @@ def make_exercises(
     seed: int,
     count: int = 1,
     options: ExerciseOptions | None = None,
-    students: Sequence[str] | None = None,
+    students: Sequence[str | Student] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Exercise]:
-    """``count`` seeded exercises with nice numbers (one per student when given)."""
-    return generate(
-        seed, count, options or ExerciseOptions(), list(students) if students else None, progress
-    )
+    """``count`` seeded exercises with nice numbers, or one per student (names, or the
+    :class:`Student` rows of a roster) when ``students`` is given."""
+    pairs = None
+    if students is not None:
+        pairs = []
+        taken: set[str] = set()
+        for who in students:
+            if isinstance(who, Student):
+                pairs.append((who.folder, who.name))
+                continue
+            folder, k = folder_name(who), 1
+            while folder.casefold() in taken:
+                k += 1
+                folder = f"{folder_name(who)}_{k}"
+            taken.add(folder.casefold())
+            pairs.append((folder, who))
+    return generate(seed, count, options or ExerciseOptions(), pairs, progress)

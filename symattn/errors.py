@@ -42,7 +42,10 @@ class SymattnError(Exception):
 
     def command_line(self) -> str:
         """The message as the command prints it: options as flags (``--max-size 130``)."""
-        lift = f"pass {_flag(self.lift[0])} {self.lift[1]}" if self.lift else ""
+        lift = ""
+        if self.lift is not None:  # a switch (value True) is named alone: --replace
+            value = "" if self.lift[1] is True else f" {self.lift[1]}"
+            lift = f"pass {_flag(self.lift[0])}{value}"
         return self._text(_flag(self.option) if self.option else None, lift)
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ids import head_prefix
-from .plan_topics import (
+from .plan_block import BLOCK_INPUTS, block_steps, decode_steps, pre_norm_step
+from .plan_positions import (
     additive_mask_spec,
     additive_specs,
     column_plan,
@@ -107,10 +108,23 @@ def forward_plan(problem: Problem) -> Plan:
         if getattr(p, name) is not None:
             inputs[name] = Source(name)
 
+    attended = x_in  # what the projections read: X (X̃), or LN of it in a pre-norm block
+    if p.norm == "pre":
+        specs.append(pre_norm_step(p, attended))
+        attended = "X_norm"
+
     def attend(block: int | None) -> str:
         """One head (or the single head); returns the id of its output."""
         prefix = head_prefix(block)
         head = f" of head {block + 1}" if block is not None else ""
+        # grouped-query attention: K and V are the block of the head's K/V group
+        group = None if block is None else p.kv_group(block)
+        blocks = {"Q": block, "W_Q": block}
+        names = {
+            n: f"{prefix}{n}" if n in blocks else f"{head_prefix(group)}{n}"
+            for n in ("Q", "K", "V", "W_Q", "W_K", "W_V")
+        }
+        shared = f" (K/V head {group + 1})" if group is not None and p.kv_heads else ""
         if p.Q is not None and p.K is not None and p.V is not None:
             for name, width, labels in (
                 ("Q", p.d_k, tokens),
@@ -122,16 +136,16 @@ def forward_plan(problem: Problem) -> Plan:
                         id=f"{prefix}{name}",
                         kind=Kind.GIVEN,
                         formula=f"{name}{head} (given)",
-                        source=Source(name, _columns(block, width)),
+                        source=Source(name, _columns(blocks.get(name, group), width)),
                         row_labels=labels,
                     )
                 )
         else:
-            kv = "memory" if p.memory is not None else x_in
+            kv = "memory" if p.memory is not None else attended
             for name, width in (("W_Q", p.d_k), ("W_K", p.d_k), ("W_V", p.d_v)):
-                inputs[f"{prefix}{name}"] = Source(name, _columns(block, width))
+                inputs[names[name]] = Source(name, _columns(blocks.get(name, group), width))
             for name, left, labels in (
-                ("Q", x_in, tokens),
+                ("Q", attended, tokens),
                 ("K", kv, kv_tokens),
                 ("V", kv, kv_tokens),
             ):
@@ -139,8 +153,8 @@ def forward_plan(problem: Problem) -> Plan:
                     StepSpec(
                         id=f"{prefix}{name}",
                         kind=Kind.PRODUCT,
-                        formula=f"{name} = {left} W_{name}{head}",
-                        operands=(left, f"{prefix}W_{name}"),
+                        formula=f"{name} = {left} W_{name}{head}{shared if name != 'Q' else ''}",
+                        operands=(left, names[f"W_{name}"]),
                         row_labels=labels,
                     )
                 )
@@ -237,6 +251,12 @@ def forward_plan(problem: Problem) -> Plan:
                     row_labels=tokens,
                 )
             )
+    if p.decode:
+        for t in range(p.heads) if p.heads > 1 or p.W_O is not None else (None,):
+            specs.extend(decode_steps(p, head_prefix(t)))
+    if p.norm is not None:
+        inputs.update((name, Source(name)) for name in BLOCK_INPUTS)
+        specs.extend(block_steps(p, x_in, "output"))
     return Plan(tuple(inputs.items()), tuple(specs))
 
 

@@ -85,7 +85,7 @@ class Problem:
     dO: Matrix | None = None
     target: Matrix | None = None
     places: int | None = None  # decimal places an answer must have (exercises write it)
-    # -- more of the attention unit --------------------------------------------
+    # -- positions, RoPE, temperature, additive attention, column layout (docs/topics.md) --
     positions: str = "none"  # "none", "sinusoidal" or "given" (then P holds the matrix)
     P: Matrix | None = None  # the given n × d_model position matrix
     rope: bool = False  # rotary position embedding of q and k
@@ -98,6 +98,17 @@ class Problem:
     mask_add: Matrix | None = None  # an additive mask (numbers, −∞), n × m
     valid_lens: tuple[int, ...] | None = None  # keys each query may see (a padding mask)
     layout: str = "row"  # "row", or "column": tokens are columns (Q = W_Q X)
+    # -- grouped K/V heads, a decode step, an encoder block (docs/topics.md) -------------
+    kv_heads: int | None = None  # K/V groups shared by the query heads (1: multi-query)
+    decode: bool = False  # the last row again, as one decoding step from a K/V cache
+    norm: str | None = None  # an encoder block: "post" or "pre" (None: no block)
+    eps: Any = None  # LayerNorm's ε, exact (the value under the root stays rational)
+    gamma: Matrix | None = None  # 1 × d_model LayerNorm scale (default 1s)
+    beta: Matrix | None = None  # 1 × d_model LayerNorm shift (default 0s)
+    W_1: Matrix | None = None  # d_model × d_ff
+    b_1: Matrix | None = None  # 1 × d_ff
+    W_2: Matrix | None = None  # d_ff × d_model
+    b_2: Matrix | None = None  # 1 × d_model
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
@@ -129,6 +140,15 @@ class Problem:
     @property
     def heads(self) -> int:
         return self.shapes.heads
+
+    @property
+    def kv_groups(self) -> int:
+        """The number of K/V heads: ``kv_heads``, or one per query head."""
+        return self.kv_heads or self.heads
+
+    def kv_group(self, head: int) -> int:
+        """The K/V group of query head ``head`` (0-based): ⌊t·g/h⌋."""
+        return head * self.kv_groups // self.heads
 
     @property
     def kv_tokens(self) -> tuple[str, ...] | None:

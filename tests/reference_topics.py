@@ -16,15 +16,30 @@ row layout, every matrix transposed).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import mpmath
 
-mpmath.mp.dps = 40
+#: Digits of every computation here (mpmath's precision is global: set it on each call, so
+#: that another test module's setting never reaches this reference).
+DIGITS = 40
 Matrix = list[list[Any]]
 NEG_INF = mpmath.mpf("-inf")
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _precise(function: F) -> F:
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with mpmath.workdps(DIGITS):
+            return function(*args, **kwargs)
+
+    return run  # type: ignore[return-value]
 
 
 def _number(raw: Any) -> Any:
@@ -50,6 +65,7 @@ def _add(a: Matrix, b: Matrix) -> Matrix:
     return [[x + y for x, y in zip(r, s)] for r, s in zip(a, b)]
 
 
+@_precise
 def sinusoidal(n: int, d: int, swapped: bool = False) -> Matrix:
     out = []
     for pos in range(n):
@@ -62,6 +78,7 @@ def sinusoidal(n: int, d: int, swapped: bool = False) -> Matrix:
     return out
 
 
+@_precise
 def rope(x: Matrix, base: Any, half: bool = False) -> Matrix:
     d = len(x[0])
     pairs = [(t, t + d // 2) if half else (2 * t, 2 * t + 1) for t in range(d // 2)]
@@ -86,6 +103,7 @@ def _softmax_rows(scores: Matrix) -> Matrix:
     return out
 
 
+@_precise
 def attention(problem: Mapping[str, Any], mistake: str | None = None) -> dict[str, Matrix]:
     """Every step of ``problem`` (row layout unless it says column), under ``mistake``."""
     column = problem.get("layout") == "column" and mistake != "row_layout"

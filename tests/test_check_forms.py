@@ -8,6 +8,7 @@ TOML, CSV) and must be read with the tolerance the contract states.
 from __future__ import annotations
 
 import csv
+import decimal
 import io
 import json
 from decimal import Decimal
@@ -24,7 +25,7 @@ from symattn.check import check
 from symattn.cli import main
 from symattn.examples import example_path
 from symattn.load.readings import read_answer
-from symattn.numbers import round_half_away
+from symattn.numbers import decimal_context, round_half_away
 
 SEED = example_path("seed")
 KEY = symattn.derive(SEED)
@@ -87,6 +88,8 @@ WRITTEN = [
     ("weights", "6.3379e-02", "wrong"),  # the unscaled weight
     ("weights", "oops", "invalid"),
     ("weights", "1/0", "invalid"),
+    ("weights", "2⁻", "invalid"),  # a lone superscript sign
+    ("weights", "7·10⁺", "invalid"),
     ("scaled_scores", "√2", "ok"),
     ("scaled_scores", "2/√2", "ok"),
     ("scaled_scores", "sqrt(2)", "ok"),
@@ -247,3 +250,19 @@ def test_readings_are_never_eval(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
         result = check(KEY, {"weights[1,1]": text})
         assert result.steps[0].entries[0].status == "invalid"
     assert not target.exists()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.from_regex(r"-?[0-9]{1,6}(\.[0-9]{1,8})?", fullmatch=True),
+)
+def test_plain_decimals_read_as_the_parser_reads_them(text: str) -> None:
+    """The fast path for plain decimals gives exactly the parser's reading."""
+    from symattn.load.grammar import ANSWER, parse
+    from symattn.load.readings import PRECISION, _interval
+
+    fast = read_answer(text)
+    with decimal.localcontext(decimal_context(PRECISION)):
+        slow = _interval(parse(text, ANSWER))
+    assert (fast.value, fast.radius) == (+slow.mid, +slow.rad)
+    assert str(fast.value) == str(+slow.mid) and str(fast.radius) == str(+slow.rad)

@@ -21,7 +21,9 @@ import pytest
 import symattn
 from symattn.check import check
 from symattn.check.feedback import render_feedback_latex, render_feedback_text
+from symattn.check.tables import mistake_tables
 from symattn.cli import main
+from symattn.examples import example_path
 from symattn.numbers import round_half_away
 
 from . import reference
@@ -278,3 +280,34 @@ def test_feedback_objects_render_in_both_languages(files: tuple[str, str]) -> No
     for lang in ("en", "zh"):
         assert render_feedback_text(result, lang).count("\n") > 10
         assert "\\end{document}" in render_feedback_latex(result, lang)
+
+
+def test_heads_final_output_is_diagnosed_without_a_crash() -> None:
+    """With heads, the final output is concat · W_O, not a weighted sum: the model "keys
+    summed instead of values" applies to each head's output only."""
+    key = symattn.derive(example_path("multihead"))
+    for step_id in ("h1.output", "output"):
+        written = [[str(v) for v in row] for row in key.step(step_id).values]
+        written[0][0] = "9"
+        result = check(key, {step_id: written})
+        assert result.verdict == "incorrect" and result.steps[0].diagnosis
+    tables = {(t.id, s) for t in mistake_tables(key, 4) for s in t.values}
+    assert ("weighted_sum_of_keys", "h1.output") in tables
+
+
+def test_keys_summed_only_when_they_are_as_wide_as_the_values() -> None:
+    """With d_k ≠ d_v, summing the keys gives a matrix of another shape: no student's
+    answer of the output's shape can come from it (and mistake_tables used to fail)."""
+    problem = {
+        "X": [[1, 0, 2], [0, 1, 1], [2, 1, 0]],
+        "W_Q": [[1, 0, 1], [0, 2, 0], [1, 1, 1]],
+        "W_K": [[0, 1, 1], [1, 0, 0], [2, 1, 1]],
+        "W_V": [[1, 2], [0, 1], [1, 0]],
+    }
+    key = symattn.derive(problem)
+    ids = {t.id for t in mistake_tables(key, 4)}
+    assert "weighted_sum_of_keys" not in ids and "no_scaling" in ids
+    square = symattn.derive(
+        {**problem, "W_Q": [[1, 0], [0, 2], [1, 1]], "W_K": [[0, 1], [1, 0], [2, 1]]}
+    )
+    assert "weighted_sum_of_keys" in {t.id for t in mistake_tables(square, 4)}

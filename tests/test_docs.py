@@ -26,6 +26,8 @@ DOCS = sorted((ROOT / "docs").glob("*.md"))
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 TOML_BLOCK = re.compile(r"```toml\n(.*?)```", re.S)
 STATUS = re.compile(r"^\(exit status (\d+)\)$")
+#: A file a page's commands wrote, shown as it is: ``<!-- file: PATH -->`` and a fence.
+FILE_BLOCK = re.compile(r"<!-- file: (\S+) -->\n```(\w*)\n(.*?)```", re.S)
 
 
 def _run(command: str) -> str:
@@ -80,6 +82,23 @@ def test_console_blocks(page: Path) -> None:
         for command, expected in _commands(body):
             got = _run(command)
             assert normalise_text(got) == normalise_text(expected), f"{page.name}: $ {command}"
+    _check_files(page, text)
+
+
+def _check_files(page: Path, text: str) -> None:
+    """Each shown file (after the page's commands ran) is as the page shows it."""
+
+    def real(path: str) -> str:
+        file = Path(path) if Path(path).is_absolute() else ROOT / path
+        return file.read_text(encoding="utf-8")
+
+    if REGEN:
+        text = FILE_BLOCK.sub(
+            lambda m: f"<!-- file: {m.group(1)} -->\n```{m.group(2)}\n{real(m.group(1))}```", text
+        )
+        page.write_text(text, encoding="utf-8")
+    for path, _, shown in FILE_BLOCK.findall(text):
+        assert real(path) == shown, f"{page.name}: {path}"
 
 
 def test_problem_format_toml_blocks() -> None:

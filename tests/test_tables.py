@@ -7,6 +7,7 @@ import pytest
 
 from symattn.check.tables import mistake_tables, rounded
 from symattn.compute import derivation
+from symattn.examples import example_path
 from symattn.load import load
 
 from .reference import attention
@@ -60,3 +61,25 @@ def test_a_mistake_that_changes_nothing_is_left_out() -> None:
     ids = {t.id for t in mistake_tables(unscaled, 4)}
     assert not ids & {"no_scaling", "scaled_by_dk", "scale_multiplied"}
     assert "no_softmax" in ids
+
+
+def test_a_mistake_of_another_shape_is_left_out_of_that_step() -> None:
+    """Summing the keys (d_k = 3) instead of the values (d_v = 2) gives a 3 × 3 output:
+    it cannot be compared entry by entry with the 3 × 2 key, so that step is not kept."""
+    wide = dict(PROBLEM, W_Q=[[1, 0, 0], [0, 2, 1], [1, 1, 0]])
+    wide["W_K"] = [[0, 1, 1], [1, 0, 0], [2, 1, 0]]
+    key = derivation(load(wide))
+    tables = mistake_tables(key, 4)
+    for table in tables:
+        for step_id, values in table.values.items():
+            assert (len(values), len(values[0])) == key.step(step_id).shape, (table.id, step_id)
+    assert all("output" not in t.differs for t in tables if t.id == "weighted_sum_of_keys")
+    assert "weights" in {t.id: t for t in tables}["no_scaling"].differs
+
+
+def test_with_heads_a_summed_mistake_changes_the_heads_outputs_only() -> None:
+    """The last step of two heads is concat · W_O (also called output): summing the keys
+    is a mistake of each head's weighted sum, not of the projection."""
+    key = derivation(load(example_path("multihead")))
+    tables = {t.id: t for t in mistake_tables(key, 4)}
+    assert set(tables["weighted_sum_of_keys"].differs) >= {"h1.output", "h2.output"}

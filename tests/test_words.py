@@ -85,7 +85,7 @@ def test_help_is_current() -> None:
             main([command, "--help"])
         assert stale not in buffer.getvalue(), (command, stale)
     status, _, err = run_cli([])
-    assert status == 2 and "derive, check, exercises or examples" in err
+    assert status == 2 and "derive, check, exercises, grade or examples" in err
 
 
 def test_docs_cite_only_the_projects_own_pages() -> None:

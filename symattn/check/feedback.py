@@ -53,10 +53,15 @@ def mark(status: str, language: Words, latex: bool = False) -> str:
     return f"{symbol} {label}".rstrip()
 
 
-def score_line(result: CheckResult, language: Words) -> str:
+def score_line(result: CheckResult, language: Words, score: tuple[str, str] | None = None) -> str:
+    """How many answered entries are right; with ``score`` (points earned, points
+    possible, as a grade gives them) the points first."""
     answered = result.answered
     percent = round(100 * result.right / answered) if answered else 0
-    return language("feedback.score", right=result.right, answered=answered, percent=percent)
+    line = language("feedback.score", right=result.right, answered=answered, percent=percent)
+    if score is not None:
+        line = language("feedback.points", score=score[0], max=score[1]) + " " + line
+    return line
 
 
 def _verdict(result: CheckResult, language: Words) -> str:
@@ -148,12 +153,14 @@ def render_feedback_latex(
     notation: str = "matrix",
     digits: int = 4,
     show_key: bool = True,
+    score: tuple[str, str] | None = None,
 ) -> str:
-    """A feedback sheet a teacher can hand back: a standalone document."""
+    """A feedback sheet a teacher can hand back: a standalone document (with the points
+    when ``score`` is given)."""
     w = words(lang)
     names = Notation.build(notation, result.derivation.problem.renames)
     printer = TexPrinter(names, digits)
-    body = [text_escape(score_line(result, w)), text_escape(_verdict(result, w))]
+    body = [text_escape(score_line(result, w, score)), text_escape(_verdict(result, w))]
     for step in result.steps:
         first = step.id == result.first_error
         symbol = "\\checkmark" if step.status in ("correct", "partial") else "\\times"

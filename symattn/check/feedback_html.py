@@ -144,6 +144,7 @@ def render_feedback_html(
     notation: str = "matrix",
     digits: int = 4,
     show_key: bool = True,
+    score: tuple[str, str] | None = None,
 ) -> str:
     """The feedback page of one checked answers file, in ``lang``."""
     w = words(lang)
@@ -155,7 +156,7 @@ def render_feedback_html(
     body = [
         f'<p class="sub">{esc(w("feedback.title", source=result.source))}</p>',
         f'<p class="score" data-right="{result.right}" data-answered="{result.answered}">'
-        f"{esc(score_line(result, w))}</p>",
+        f"{esc(score_line(result, w, score))}</p>",
         f'<p class="verdict {"ok" if result.first_error is None else "bad"}" '
         f'data-verdict="{esc(result.verdict)}">{esc(verdict)}</p>',
         "<main>",

@@ -147,7 +147,12 @@ class Marker:
         overrides, rounding = overrides_before(
             self.answers, self.key, step_id, ancestors(self.plan, step_id)
         )
-        trials = self._trials(step_id, overrides, rounding) if overrides else []
+        off_key = any(
+            g is not None and g.valid and not close(g, expected[i][j], self.answers.tolerance)
+            for i, row in enumerate(grid)
+            for j, g in enumerate(row)
+        )  # the student's own numbers are tried only where the key does not fit
+        trials = self._trials(step_id, overrides, rounding) if overrides and off_key else []
         entries, used = [], []
         for i, row in enumerate(grid):
             for j, g in enumerate(row):

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..ids import head_prefix
 from ..numbers import Surd
 from ..plan import Plan, forward_plan
 from ..printing import sstr
 from ..problem import Problem
-from ..steps import Kind, StepSpec
+from ..steps import Kind, Source, StepSpec
 from ..words import Words
 
 __all__ = ["MISTAKES", "Mistake", "Run", "by_id", "pairs", "runs"]
@@ -35,6 +36,7 @@ Compute = Callable[[Problem, Plan], list[Run]]
 
 SCORED = ("scaled_scores", "masked_scores", "weights", "output")
 WEIGHTED = ("weights", "output")
+BLOCK = ("X_norm", "norm", "ffn_hidden", "ffn_output", "block_output")
 BELOW_JACOBIAN = ("dscaled_scores", "dscores", "dQ", "dK", "dW_Q", "dW_K", "dX")
 
 
@@ -68,8 +70,8 @@ def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
 
     def compute(problem: Problem, plan: Plan) -> list[Run]:
         def change(spec: StepSpec) -> StepSpec | None:
-            if spec.base != "output" or len(spec.operands) != 2:
-                return None
+            if spec.kind != Kind.WEIGHTED_SUM or len(spec.operands) != 2:
+                return None  # (with heads, the final output is concat · W_O: no sum)
             other = operand(problem, spec.id[: -len("output")])
             return None if other is None else spec.changed(operands=(spec.operands[0], other))
 
@@ -77,6 +79,11 @@ def _summed(operand: Callable[[Problem, str], str | None]) -> Compute:
         return [] if changed == plan else [(problem, changed, {})]
 
     return compute
+
+
+def _keys(problem: Problem, prefix: str) -> str | None:
+    """The keys can stand in for the values only when they are as wide (d_k = d_v)."""
+    return f"{prefix}K" if problem.d_k == problem.d_v else None
 
 
 def _inputs(problem: Problem, prefix: str) -> str | None:
@@ -137,8 +144,10 @@ def _backward_transposed(problem: Problem, plan: Plan) -> list[Run]:
     return [(problem, plan.changed(change), {})]
 
 
+#: Steps after attention that a mistake in it carries to: heads, a decode step, a block.
+LATER = ("concat", "cache_K", "cache_V", "decode", "residual", *BLOCK)
 #: Steps that positions feed (and RoPE, additive attention, when the problem has them).
-POSITIONED = ("Q", "K", "V", "Q_rot", "K_rot", "additive_hidden", "scores", *SCORED)
+POSITIONED = ("Q", "K", "V", "Q_rot", "K_rot", "additive_hidden", "scores", *SCORED, *LATER)
 
 
 def _pe_swapped(problem: Problem, plan: Plan) -> list[Run]:
@@ -184,6 +193,49 @@ def _row_layout(problem: Problem, plan: Plan) -> list[Run]:
     return [(row, forward_plan(row), {})]
 
 
+def _unbiased(problem: Problem, plan: Plan) -> list[Run]:
+    """LayerNorm with the variance over d − 1 (the sample variance), not over d."""
+    if problem.norm is None:
+        return []
+    return [
+        (
+            problem,
+            plan.changed(lambda s: s.changed(unbiased=True) if s.kind == Kind.LAYERNORM else None),
+            {},
+        )
+    ]
+
+
+def _groups_in_turn(problem: Problem, plan: Plan) -> list[Run]:
+    """Query head t given K/V head t mod g instead of ⌊t·g/h⌋ (the groups dealt out in
+    turn, as ``repeat`` does where ``repeat_interleave`` is meant)."""
+    groups = problem.kv_groups
+    if problem.kv_heads is None or groups in (1, problem.heads):
+        return []
+
+    def change(spec: StepSpec) -> StepSpec | None:
+        if spec.head is None or spec.base not in ("K", "V"):
+            return None
+        wrong = (spec.head - 1) % groups
+        if spec.source is not None and spec.source.columns is not None:  # Q, K, V given
+            start, stop = spec.source.columns
+            width = stop - start
+            return spec.changed(
+                source=Source(spec.source.field, (wrong * width, (wrong + 1) * width))
+            )
+        return spec.changed(operands=(spec.operands[0], f"{head_prefix(wrong)}W_{spec.base}"))
+
+    return [(problem, plan.changed(change), {})]
+
+
+def _future(problem: Problem, plan: Plan) -> list[Run]:
+    """The causal mask of a decoder left out: every query sees every key."""
+    if not problem.decode:
+        return []
+    everything = tuple(tuple(True for _ in range(problem.m)) for _ in range(problem.n))
+    return [(dataclasses.replace(problem, mask=everything), plan, {})]
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A mistake model: where it shows, how to compute it, and (in words/) what it says."""
@@ -205,6 +257,8 @@ class Mistake:
             "root": root,
             "d_k": problem.d_k,
             "d_model": problem.d_model,
+            "d_minus": (problem.d_model or 1) - 1,
+            "assignment": words.kv_groups(problem.heads, problem.kv_groups),
         }
         key = f"diagnosis.{self.id}"
         if self.id == "premature_rounding":
@@ -242,7 +296,7 @@ MISTAKES: tuple[Mistake, ...] = (
     Mistake("exp_missing_in_softmax", WEIGHTED, _plan_change("weights", softmax="no_exp")),
     Mistake("scores_transposed", ("scores", *SCORED), _plan_change("scores", transposed=True)),
     Mistake("weights_transposed", WEIGHTED, _plan_change("weights", transposed=True)),
-    Mistake("weighted_sum_of_keys", ("output",), _summed(lambda p, prefix: f"{prefix}K")),
+    Mistake("weighted_sum_of_keys", ("output",), _summed(_keys)),
     Mistake("weighted_sum_of_inputs", ("output",), _summed(_inputs)),
     Mistake("mask_after_softmax", WEIGHTED, _mask_after),
     Mistake("mask_wrong_triangle", ("masked_scores", *WEIGHTED), _wrong_triangle),
@@ -271,8 +325,11 @@ MISTAKES: tuple[Mistake, ...] = (
     Mistake("premature_rounding", WEIGHTED, _rounded, "rounding", weaker=True),
     Mistake("pe_sin_cos_swapped", ("P", "X_pos", *POSITIONED), _pe_swapped),
     Mistake("pe_added_after_projection", POSITIONED, _pe_after_projection),
-    Mistake("rope_pairs_wrong", ("Q_rot", "K_rot", "scores", *SCORED), _rope_pairs),
+    Mistake("rope_pairs_wrong", ("Q_rot", "K_rot", "scores", *SCORED, *LATER), _rope_pairs),
     Mistake("column_layout_transposed", ("scores", *SCORED), _row_layout),
+    Mistake("layernorm_unbiased_variance", BLOCK, _unbiased),
+    Mistake("gqa_group_wrong", ("K", "V", "K_rot", "scores", *SCORED, *LATER), _groups_in_turn),
+    Mistake("decode_uses_future", ("masked_scores", *WEIGHTED, "concat"), _future),
 )
 
 

@@ -5,17 +5,19 @@ Each rounded input entry carries a radius (half a unit of its last written place
 radius is propagated step by step by the rule of each kind: for a product C = AB,
 |A||R_B| + |R_A||B|; for a softmax, a_j (r_j + Σ_k a_k r_k) over the entries it
 normalises; and so on.  One pass costs what one evaluation costs, whatever the size.
+A kind without a rule of its own here (LayerNorm, the feed-forward network, a decode
+step, RoPE, additive attention) is bounded to first order through its decimal rule, one
+rounded entry at a time: a new kind of step needs nothing in this module.
 """
 
 from __future__ import annotations
 
-import decimal
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
-from ..compute.values import dec_matrix
+from ..compute.values import NotApplicable, apply, dec_matrix
 from ..compute.variants import DecimalMatrix
-from ..numbers import decimal_context, evaluate
+from ..numbers import evaluate
 from ..plan import Plan
 from ..problem import Problem
 from ..steps import Kind, StepSpec
@@ -31,11 +33,6 @@ def _t(matrix: Sequence[Sequence[Decimal]]) -> DecimalMatrix:
 
 def _abs(matrix: Sequence[Sequence[Decimal]]) -> DecimalMatrix:
     return [[abs(x) if x.is_finite() else ZERO for x in row] for row in matrix]
-
-
-def _given(matrix: Sequence[Sequence[object]]) -> DecimalMatrix:
-    with decimal.localcontext(decimal_context(30)):
-        return dec_matrix(matrix)
 
 
 def _zeros(rows: int, cols: int) -> DecimalMatrix:
@@ -136,14 +133,45 @@ def _jacobian(
     return out
 
 
+def _first_order(
+    spec: StepSpec,
+    args: list[DecimalMatrix],
+    rads: list[DecimalMatrix],
+    problem: Problem,
+) -> DecimalMatrix:
+    """Σ over rounded entries of |f(x + r e) − f(x)|, by the kind's decimal rule."""
+    given = dec_matrix(spec.source.take(problem)) if spec.source is not None else None
+    base = apply(spec, args, problem, given)
+    out = _zeros(len(base), len(base[0]))
+    for k, rad in enumerate(rads):
+        for i, row in enumerate(rad):
+            for j, r in enumerate(row):
+                if not r:
+                    continue
+                moved = [[list(x) for x in a] if a is args[k] else a for a in args]
+                moved[k][i][j] += r
+                try:
+                    shifted = apply(spec, moved, problem, given)
+                except NotApplicable:
+                    continue
+                out = _add(
+                    out, _abs([[y - x for x, y in zip(p, q)] for p, q in zip(base, shifted)])
+                )
+    return out
+
+
 def _radius(
     spec: StepSpec,
     values: Mapping[str, DecimalMatrix],
     radius: Mapping[str, DecimalMatrix],
     own: DecimalMatrix,
     problem: Problem,
+    plan: Plan,
 ) -> DecimalMatrix:
-    args = [values[o] for o in spec.operands]
+    sources = plan.sources
+    args = [
+        values[o] if o in values else dec_matrix(sources[o].take(problem)) for o in spec.operands
+    ]
     rads = [radius.get(o) or _zeros(len(v), len(v[0])) for o, v in zip(spec.operands, args)]
     kind = spec.kind
     if kind in (Kind.PRODUCT, Kind.WEIGHTED_SUM, Kind.SUM_OF_PRODUCTS):
@@ -161,7 +189,7 @@ def _radius(
         return _softmax(spec, args[0], own, rads[0], problem)
     elif kind == Kind.CONCAT:
         out = [[x for block in blocks for x in block] for blocks in zip(*rads)]
-    elif kind == Kind.ADD:  # X̃ = X + P, M = S' + mask
+    elif kind == Kind.ADD:  # X̃ = X + P, M = S' + mask, a residual
         out = [[a + b for a, b in zip(r, t)] for r, t in zip(rads[0], rads[1])]
     elif kind in (Kind.COPY, Kind.DIFFERENCE):
         out = [list(r) for r in rads[0]]
@@ -170,8 +198,10 @@ def _radius(
         out = [row[spec.columns[0] : spec.columns[1]] for row in rads[0]]
     elif kind == Kind.JACOBIAN:
         out = _jacobian(args[0], args[1], rads[0], rads[1])
-    else:  # given matrices are exact
+    elif kind in (Kind.TOKENS, Kind.LOOKUP, Kind.GIVEN):  # given matrices are exact
         out = _zeros(len(own), len(own[0]))
+    else:
+        return _first_order(spec, args, rads, problem)
     if spec.transposed:
         out = _t(out)
     return out
@@ -190,15 +220,11 @@ def radii(
     place); ``inputs`` the radius of each entry the student wrote rounded.
     """
     radius: dict[str, DecimalMatrix] = {}
-    sources = plan.sources
     for spec in plan.specs:
         if spec.id in inputs:
             radius[spec.id] = [list(r) for r in inputs[spec.id]]
         elif any(o in radius for o in spec.operands):
-            missing = [o for o in spec.operands if o not in values and o in sources]
-            if missing:  # a given matrix next to an answered step (X̃ W_Q)
-                values = {**values, **{o: _given(sources[o].take(problem)) for o in missing}}
-            radius[spec.id] = _radius(spec, values, radius, values[spec.id], problem)
+            radius[spec.id] = _radius(spec, values, radius, values[spec.id], problem, plan)
         if spec.id == until:
             break
     found = radius.get(until)

@@ -72,6 +72,10 @@ class MistakeTable:
         return self.mistake.message(language, named, self.problem, dict(self.facts))
 
 
+def _shape(values: DecimalMatrix) -> tuple[int, int]:
+    return len(values), len(values[0]) if values else 0
+
+
 def _differing(
     key: Derivation, step_id: str, values: DecimalMatrix, places: int | None
 ) -> tuple[tuple[int, int], ...]:
@@ -113,6 +117,8 @@ def mistake_tables(key: Derivation, places: int | None = None) -> list[MistakeTa
                 base = step_id.split(".", 1)[-1]
                 if base not in mistake.shows_in or step_id not in values:
                     continue
+                if _shape(values[step_id]) != key.step(step_id).shape:
+                    continue  # a matrix of another shape (Σ a_ij k_j when d_k ≠ d_v): no entries
                 cells = _differing(key, step_id, values[step_id], places)
                 if cells:
                     kept[step_id], differs[step_id] = values[step_id], cells

@@ -14,20 +14,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from ..api import check, derive, grade, load, make_exercises
+from ..api import check, derive, grade, load
 from ..check import key_for
 from ..check.feedback import render_feedback_latex, render_feedback_text
 from ..check.feedback_html import render_feedback_html
-from ..check.grade import answer_files, report_csv
+from ..check.grade import Graded, answer_files, report_csv
 from ..errors import SymattnError
 from ..examples import example_names, example_path, list_examples
-from ..exercises import ExerciseOptions, read_roster, write_class_set
 from ..output import ProgressBar, write_output
 from ..printing import PRESETS
 from ..render import FORMATS, render
 from ..render.json_out import dumps
 from ..version import __version__
 from ..words import LANGUAGES
+from .classroom import add_exercises, add_grade, run_exercises, run_grade
 
 __all__ = ["main"]
 
@@ -135,39 +135,8 @@ def _build_parser() -> argparse.ArgumentParser:
     checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
     checker.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
 
-    ex = commands.add_parser(
-        "exercises",
-        help="generate seeded exercises with nice numbers, sheets and answer keys",
-        description="Write COUNT distinct attention exercises, reproducible from the seed: "
-        "DIR/01/problem.toml, sheet.tex, key.tex and answers.json, and DIR/keys.tex.",
-    )
-    ex.add_argument("--seed", type=int, required=True, help="the random seed")
-    ex.add_argument("--count", type=int, default=1, help="how many exercises (default: 1)")
-    ex.add_argument("--tokens", type=int, metavar="N", help="tokens per exercise")
-    ex.add_argument("--d-model", type=int, metavar="D", help="width of the embeddings")
-    ex.add_argument("--d-k", type=int, metavar="K", help="width of queries and keys")
-    ex.add_argument("--d-v", type=int, metavar="V", help="width of the values")
-    ex.add_argument("--mask", choices=("none", "causal"), default="none")
-    ex.add_argument("--heads", type=int, default=1, help="attention heads, 1 … 4 (default: 1)")
-    ex.add_argument(
-        "--level",
-        type=int,
-        default=2,
-        choices=(1, 2, 3),
-        help="1: −1…1 and small; 2: −2…2; 3: −3…3 and larger (default: 2)",
-    )
-    ex.add_argument("--lang", choices=LANGUAGES, default="en")
-    ex.add_argument(
-        "--allow-ties",
-        action="store_true",
-        help="allow equal scores for one query (default: every score in a row differs)",
-    )
-    ex.add_argument(
-        "--students",
-        metavar="ROSTER.csv",
-        help="one variant per student, named after them (a 'name' column)",
-    )
-    ex.add_argument("-o", "--output", metavar="DIR", required=True, help="output folder")
+    add_exercises(commands)
+    add_grade(commands)
 
     commands.add_parser(
         "examples",
@@ -249,11 +218,35 @@ def _check(args: argparse.Namespace) -> int:
     if args.tolerance is not None:
         check(key, {}, tolerance=args.tolerance, places=args.places)  # bad options: usage errors
     files = answer_files(args.answers)
+    sheets = args.format in ("latex", "html")
+    if sheets and not args.output:
+        raise SymattnError(
+            f"with several answers files, --format {args.format} writes one feedback file per "
+            "answers file into a folder: give -o FOLDER"
+        )
+    if sheets and (
+        (Path(args.output).exists() and not Path(args.output).is_dir())
+        or (not Path(args.output).exists() and Path(args.output).suffix)
+    ):
+        raise SymattnError(
+            f"-o {args.output}: with several answers files, give a folder: one feedback file "
+            "is written per answers file"
+        )
     graded = grade(key, files, tolerance=args.tolerance, places=args.places, progress=ProgressBar())
     report = report_csv(key, graded)
     if args.report:
         write_output(report, args.report)
-    else:
+    if sheets:
+        _feedback_folder(graded, Path(args.output), args)
+    elif args.format == "json":
+        items = [
+            {"file": g.file, "error": g.error}
+            if g.result is None
+            else {"file": g.file, **g.result.to_json(args.lang, show_key=show_key)}
+            for g in graded
+        ]
+        write_output(dumps(items) + "\n", args.output)
+    elif not args.report:
         write_output(report, args.output)
     bad = [g for g in graded if g.result is None]
     wrong = [g for g in graded if g.result is not None and g.result.verdict != "correct"]
@@ -268,34 +261,23 @@ def _check(args: argparse.Namespace) -> int:
     return 2 if bad else (1 if wrong else 0)
 
 
-def _exercises(args: argparse.Namespace) -> int:
-    options = ExerciseOptions(
-        tokens=args.tokens,
-        d_model=args.d_model,
-        d_k=args.d_k,
-        d_v=args.d_v,
-        mask=args.mask,
-        heads=args.heads,
-        level=args.level,
-        lang=args.lang,
-        allow_ties=args.allow_ties,
-    )
-    students = read_roster(args.students) if args.students else None
-    exercises = make_exercises(
-        args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
-    )
-    folder = Path(args.output)
-    if folder.exists() and not folder.is_dir():
-        raise SymattnError(f"-o {args.output}: exists and is not a folder")
-    written = write_class_set(exercises, folder, args.lang, progress=ProgressBar(label="writing"))
-    print(f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}", file=sys.stderr)
-    if not options.scale_is_whole:
-        print(
-            f"note: d_k = {options.shape[2]} has no whole square root, so the exercises use "
-            'scale = "none" (the sheets say why)',
-            file=sys.stderr,
-        )
-    return 0
+def _feedback_folder(graded: list[Graded], folder: Path, args: argparse.Namespace) -> None:
+    """One feedback file per marked answers file, named after it (made unique)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = ".tex" if args.format == "latex" else ".html"
+    taken: set[str] = set()
+    for g in graded:
+        if g.result is None:
+            continue
+        stem, k = Path(g.file).stem or "answers", 1
+        name = stem
+        while name.casefold() in taken:
+            k += 1
+            name = f"{stem}_{k}"
+        taken.add(name.casefold())
+        render_sheet = render_feedback_latex if args.format == "latex" else render_feedback_html
+        text = render_sheet(g.result, args.lang, args.notation, show_key=not args.no_key)
+        write_output(text, str(folder / (name + suffix)))
 
 
 def _examples() -> int:
@@ -316,9 +298,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             return _check(args)
         if args.command == "exercises":
-            return _exercises(args)
+            return run_exercises(args)
+        if args.command == "grade":
+            return run_grade(args)
         raise SymattnError(
-            "expected a command: derive, check, exercises or examples (see symattn --help)"
+            "expected a command: derive, check, exercises, grade or examples (see symattn --help)"
         )
     except SymattnError as exc:
         print(f"symattn: error: {exc.command_line()}", file=sys.stderr)

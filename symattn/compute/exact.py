@@ -17,24 +17,17 @@ from typing import Any
 
 from flint import fmpz_mat
 
-from ..numbers import (
-    NEG_INF,
-    Coefficients,
-    Combination,
-    ExpRatio,
-    SoftmaxRow,
-    Surd,
-    sinusoid,
-    tanh_exact,
-    to_sympy,
-)
+from ..numbers import NEG_INF, Coefficients, Combination, ExpRatio, SoftmaxRow, Surd, to_sympy
 from ..problem import Mask, Matrix, Problem
 from ..steps import Kind, StepSpec
+from .block import add, affine, layer_norm
+from .positions import additive_pairs, positions, rotate, tanh_score
 
 __all__ = [
     "FORWARD_RULES",
     "ExactRule",
     "concat",
+    "decode",
     "mask",
     "matmul",
     "rule_of",
@@ -192,79 +185,21 @@ def concat(blocks: Sequence[Matrix]) -> Matrix:
     return tuple(tuple(x for block in row for x in block) for row in zip(*blocks))
 
 
-def add(left: Matrix, right: Matrix) -> Matrix:
-    """Entry by entry; −∞ (an additive mask) absorbs; surds stay surds."""
-
-    def one(x: Any, y: Any) -> Any:
-        if x is NEG_INF or y is NEG_INF:
-            return NEG_INF
-        if isinstance(x, Surd) and isinstance(y, Surd):
-            return x + y
-        return to_sympy(x) + to_sympy(y)
-
-    return tuple(tuple(one(x, y) for x, y in zip(r, s)) for r, s in zip(left, right))
+def decode(args: Sequence[Matrix], divisor: Any) -> Matrix:
+    """One decoding step: the last query over the cached keys and its own key, never a
+    later one, divided as the scores are (√d_k, times τ with a temperature); the
+    weighted sum of the cached values and its own (a 1-row matrix)."""
+    queries, cache_k, cache_v, keys, values = args
+    scores = matmul((queries[-1],), transpose((*cache_k, keys[-1])))
+    if divisor is not None:
+        scores = scale(scores, divisor)
+    return weighted_sum(softmax(scores), (*cache_v, values[-1]))
 
 
-def positions(spec: StepSpec, rows: int, width: int) -> Matrix:
-    """P_{pos,2i} = sin(pos / base^{2i/d}), P_{pos,2i+1} = cos(…) (swapped by a mistake)."""
-    even, odd = ("cos", "sin") if spec.pe_swapped else ("sin", "cos")
-    return tuple(
-        tuple(
-            sinusoid(odd if c % 2 else even, pos, c - c % 2, width, spec.angle_base)
-            for c in range(width)
-        )
-        for pos in range(rows)
-    )
-
-
-def rope_pairs(width: int, pairs: str) -> list[tuple[int, int]]:
-    """The columns turned together: (2i, 2i+1), or (i, i + d/2) as rotate-half does."""
-    if pairs == "half":
-        return [(i, i + width // 2) for i in range(width // 2)]
-    return [(2 * i, 2 * i + 1) for i in range(width // 2)]
-
-
-def rotate(spec: StepSpec, matrix: Matrix) -> Matrix:
-    """RoPE: row pos, pair t = (a, b) turned by θ = pos · base^{−2t/d}:
-    (x_a cos θ − x_b sin θ, x_a sin θ + x_b cos θ)."""
-    width = len(matrix[0])
-    out = []
-    for pos, row in enumerate(matrix):
-        if pos == 0:
-            out.append(tuple(row))
-            continue
-        new: list[Any] = list(row)
-        for t, (a, b) in enumerate(rope_pairs(width, spec.rope_pairs)):
-            c = sinusoid("cos", pos, 2 * t, width, spec.angle_base)
-            s = sinusoid("sin", pos, 2 * t, width, spec.angle_base)
-            x, y = to_sympy(row[a]), to_sympy(row[b])
-            new[a], new[b] = x * c - y * s, x * s + y * c
-        out.append(tuple(new))
-    return tuple(out)
-
-
-def additive_hidden(q: Matrix, k: Matrix, w_a: Matrix, u_a: Matrix) -> Matrix:
-    """Row (i, j) = q_i W_a + k_j U_a (the rows i = 1 … n, j = 1 … m in order)."""
-    qw, ku = matmul(q, w_a), matmul(k, u_a)
-    return tuple(add((a,), (b,))[0] for a in qw for b in ku)
-
-
-def tanh_score(hidden: Matrix, v_a: Matrix, n: int) -> Matrix:
-    """s_ij = Σ_r tanh(h_ij,r) v_r, an n × m matrix (rows of ``hidden`` are (i, j))."""
-    m = len(hidden) // n
-    flat = [_sum_of([tanh_exact(h) for h in row], [v[0] for v in v_a]) for row in hidden]
-    return tuple(tuple(flat[i * m : (i + 1) * m]) for i in range(n))
-
-
-def _sum_of(values: Sequence[Any], coefs: Sequence[Any]) -> Any:
-    if all(isinstance(x, Surd) for x in values):
-        total = Surd()
-        for x, c in zip(values, coefs):
-            total = total + x * c
-        return total
-    import sympy
-
-    return sympy.Add(*(to_sympy(x) * to_sympy(c) for x, c in zip(values, coefs)))
+def _rows(spec: StepSpec, matrix: Matrix) -> Matrix:
+    assert spec.rows is not None
+    start, stop = spec.rows
+    return matrix[start:stop]
 
 
 ExactRule = Callable[[StepSpec, list[Matrix], Problem], Matrix]
@@ -297,8 +232,14 @@ FORWARD_RULES: dict[Kind, ExactRule] = {
     Kind.ADD: lambda spec, args, p: add(args[0], args[1]),
     Kind.POSITIONS: lambda spec, args, p: positions(spec, p.n, p.d_model or 0),
     Kind.ROTATE: lambda spec, args, p: rotate(spec, args[0]),
-    Kind.ADDITIVE_HIDDEN: lambda spec, args, p: additive_hidden(*args),
+    Kind.ADDITIVE_HIDDEN: lambda spec, args, p: additive_pairs(
+        matmul(args[0], args[2]), matmul(args[1], args[3])
+    ),
     Kind.TANH_SCORE: lambda spec, args, p: tanh_score(args[0], args[1], p.n),
+    Kind.ROWS: lambda spec, args, p: _rows(spec, args[0]),
+    Kind.DECODE: lambda spec, args, p: decode(args, spec.divisor),
+    Kind.LAYERNORM: lambda spec, args, p: layer_norm(args, p),
+    Kind.AFFINE: lambda spec, args, p: affine(args[0], args[1], args[2], spec.activation),
 }
 
 #: Kinds that a column-layout step computes on the transposes (down the columns).

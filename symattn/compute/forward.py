@@ -45,14 +45,17 @@ def _direct(entry: Any) -> bool:
 
 
 def _closed_numeric(entries: Matrix) -> bool:
-    """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O)."""
-    return all(
-        isinstance(x, (Surd, NegInf))
-        or (isinstance(x, ExpRatio) and isinstance(x.exponents[0], Surd))
-        or isinstance(x, Combination)
-        for row in entries
-        for x in row
-    )
+    """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O, a
+    residual): never of transcendental scores (RoPE, tanh), whose exponents are SymPy's."""
+    return all(_in_balls(x) for row in entries for x in row)
+
+
+def _in_balls(x: Any) -> bool:
+    if isinstance(x, ExpRatio):
+        return isinstance(x.exponents[0], Surd)
+    if isinstance(x, Combination):
+        return all(_in_balls(r) for _, r in x.terms)
+    return isinstance(x, (Surd, NegInf))
 
 
 class _Values:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from . import numeric_topics as topics
+from . import numeric_block as block
+from . import numeric_positions as positions
 
 if TYPE_CHECKING:
     from ..problem import Matrix, Problem
@@ -39,7 +40,7 @@ def forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     """
     with np.errstate(all="ignore"):
         out = _forward(problem)
-    return topics.to_columns(out) if problem.layout == "column" else out
+    return positions.to_columns(out) if problem.layout == "column" else out
 
 
 def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
@@ -55,7 +56,10 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         assert problem.W_K is not None and problem.W_V is not None
         x = _floats(problem.X)
         out["X"] = (x, np.abs(x))
-        x = topics.with_positions(problem, x, out)
+        x = positions.with_positions(problem, x, out)
+        if problem.norm == "pre":  # a pre-norm block: attention reads LN(X) (LN(X̃))
+            out["X_norm"] = block.layer_norm(problem, x, out.get("X_pos", out["X"])[1])
+            x = out["X_norm"][0]
         kv = _floats(problem.memory) if problem.memory is not None else x
         wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
         q, k, v = x @ wq, kv @ wk, kv @ wv
@@ -66,17 +70,24 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     heads = problem.heads
     if heads == 1 and problem.W_O is None:
         _head(out, "", problem, (q, mq), (k, mk), (v, mv))
+        block.after_attention(out, problem, "output", [""])
         return out
     d_k, d_v = problem.d_k, problem.d_v
+    groups = problem.kv_heads or heads  # grouped-query attention: head t uses ⌊t·g/h⌋
     pieces = []
     for t in range(heads):
-        ks, vs = slice(t * d_k, (t + 1) * d_k), slice(t * d_v, (t + 1) * d_v)
+        g = t * groups // heads
+        qs, ks, vs = (
+            slice(t * d_k, (t + 1) * d_k),
+            slice(g * d_k, (g + 1) * d_k),
+            slice(g * d_v, (g + 1) * d_v),
+        )
         pieces.append(
             _head(
                 out,
                 f"h{t + 1}.",
                 problem,
-                (q[:, ks], mq[:, ks]),
+                (q[:, qs], mq[:, qs]),
                 (k[:, ks], mk[:, ks]),
                 (v[:, vs], mv[:, vs]),
             )
@@ -89,6 +100,8 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         out["output"] = (concat @ wo, concat_mag @ np.abs(wo))
     else:
         out["output"] = (concat, concat_mag)
+    prefixes = [f"h{t + 1}." for t in range(heads)]
+    block.after_attention(out, problem, "output", prefixes)
     return out
 
 
@@ -105,19 +118,19 @@ def _head(
     out[f"{prefix}Q"], out[f"{prefix}K"], out[f"{prefix}V"] = (q, mq), (k, mk), (v, mv)
     if problem.rope:
         base = float(problem.rope_base)
-        (q, mq), (k, mk) = topics.rotate(q, mq, base), topics.rotate(k, mk, base)
+        (q, mq), (k, mk) = positions.rotate(q, mq, base), positions.rotate(k, mk, base)
         out[f"{prefix}Q_rot"], out[f"{prefix}K_rot"] = (q, mq), (k, mk)
     if problem.score == "additive":
-        out[f"{prefix}additive_hidden"], (scores, mag) = topics.additive(problem, q, k)
+        out[f"{prefix}additive_hidden"], (scores, mag) = positions.additive(problem, q, k)
     else:
         scores, mag = q @ k.T, mq @ mk.T
     out[f"{prefix}scores"] = (scores, mag)
-    c = topics.divisor(problem)
+    c = positions.divisor(problem)
     if c is not None:
         scores, mag = scores / c, mag / c
         out[f"{prefix}scaled_scores"] = (scores, mag)
     if problem.mask is not None or problem.mask_add is not None:
-        scores, mag = topics.masked(problem, scores, mag)
+        scores, mag = positions.masked(problem, scores, mag)
         out[f"{prefix}masked_scores"] = (scores, mag)
     top = np.max(scores, axis=1, keepdims=True)
     e = np.exp(scores - top)

@@ -12,9 +12,16 @@ import decimal
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 
-from ..numbers import NegInf, Surd, evaluate, sinusoid_value, tanh_value
+from ..numbers import NegInf, Surd, evaluate
 from ..problem import Problem
 from ..steps import Kind, StepSpec
+from .block import decimal_add, decimal_affine, decimal_layer_norm
+from .positions import (
+    decimal_additive_pairs,
+    decimal_positions,
+    decimal_rotate,
+    decimal_tanh_score,
+)
 
 __all__ = [
     "DECIMAL_RULES",
@@ -197,69 +204,36 @@ def _columns(
     return [row[start:stop] for row in args[0]]
 
 
-def _add(
+def _rows(
     spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
 ) -> DecimalMatrix:
-    return [[a + b for a, b in zip(r, s)] for r, s in zip(args[0], args[1])]
+    assert spec.rows is not None
+    start, stop = spec.rows
+    return [list(row) for row in args[0][start:stop]]
 
 
-def _digits() -> int:
-    return decimal.getcontext().prec
-
-
-def _positions(
+def _decode(
     spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
 ) -> DecimalMatrix:
-    even, odd = ("cos", "sin") if spec.pe_swapped else ("sin", "cos")
-    width = p.d_model or 0
-    return [
-        [
-            sinusoid_value(
-                odd if c % 2 else even, pos, c - c % 2, width, spec.angle_base, _digits()
-            )
-            for c in range(width)
-        ]
-        for pos in range(p.n)
-    ]
+    """The last query over the cached keys and its own (divided as the scores are, the
+    temperature included): one row of output."""
+    queries, cache_k, cache_v, keys, values = args
+    scores = matmul([queries[-1]], transpose([*cache_k, keys[-1]]))
+    if spec.divisor is not None:
+        c = +evaluate(spec.divisor, decimal.getcontext().prec)
+        scores = [[s / c for s in row] for row in scores]
+    return matmul(_softmax_rows(scores, use_exp=True), [*cache_v, values[-1]])
 
 
-def _rotate(
+def _layer_norm(
     spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
 ) -> DecimalMatrix:
-    width = len(args[0][0])
-    if spec.rope_pairs == "half":
-        pairs = [(i, i + width // 2) for i in range(width // 2)]
-    else:
-        pairs = [(2 * i, 2 * i + 1) for i in range(width // 2)]
-    out = []
-    for pos, row in enumerate(args[0]):
-        new = list(row)
-        for t, (a, b) in enumerate(pairs):
-            c = sinusoid_value("cos", pos, 2 * t, width, spec.angle_base, _digits())
-            s = sinusoid_value("sin", pos, 2 * t, width, spec.angle_base, _digits())
-            new[a], new[b] = row[a] * c - row[b] * s, row[a] * s + row[b] * c
-        out.append(new)
-    return out
-
-
-def _additive_hidden(
-    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
-) -> DecimalMatrix:
-    q, k, w_a, u_a = args
-    qw, ku = matmul(q, w_a), matmul(k, u_a)
-    return [[x + y for x, y in zip(a, b)] for a in qw for b in ku]
-
-
-def _tanh_score(
-    spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
-) -> DecimalMatrix:
-    hidden, v_a = args
-    m = len(hidden) // p.n
-    flat = [
-        sum((tanh_value(h, _digits()) * v[0] for h, v in zip(row, v_a)), Decimal(0))
-        for row in hidden
-    ]
-    return [flat[i * m : (i + 1) * m] for i in range(p.n)]
+    if len(args[0][0]) < 2 and spec.unbiased:
+        raise NotApplicable("an unbiased variance needs two entries")
+    try:
+        return decimal_layer_norm(args, p, spec.unbiased)
+    except decimal.DivisionByZero as exc:
+        raise NotApplicable(str(exc)) from None
 
 
 #: The decimal rule of each kind of step.
@@ -278,11 +252,19 @@ DECIMAL_RULES: dict[Kind, DecimalRule] = {
     Kind.DIFFERENCE: _difference,
     Kind.COLUMNS: _columns,
     Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1], spec.diagonal_only),
-    Kind.ADD: _add,
-    Kind.POSITIONS: _positions,
-    Kind.ROTATE: _rotate,
-    Kind.ADDITIVE_HIDDEN: _additive_hidden,
-    Kind.TANH_SCORE: _tanh_score,
+    Kind.ADD: lambda spec, args, p, given: decimal_add(args[0], args[1]),
+    Kind.POSITIONS: lambda spec, args, p, given: decimal_positions(spec, p.n, p.d_model or 0),
+    Kind.ROTATE: lambda spec, args, p, given: decimal_rotate(spec, args[0]),
+    Kind.ADDITIVE_HIDDEN: lambda spec, args, p, given: decimal_additive_pairs(
+        matmul(args[0], args[2]), matmul(args[1], args[3])
+    ),
+    Kind.TANH_SCORE: lambda spec, args, p, given: decimal_tanh_score(args[0], args[1], p.n),
+    Kind.ROWS: _rows,
+    Kind.DECODE: _decode,
+    Kind.LAYERNORM: _layer_norm,
+    Kind.AFFINE: lambda spec, args, p, given: decimal_affine(
+        args[0], args[1], args[2], spec.activation
+    ),
 }
 
 #: Kinds that a column-layout step computes down the columns (on the transposes).

@@ -21,6 +21,9 @@ ORDER = (
     "padding",
     "multihead",
     "backward",
+    "gqa",
+    "decode",
+    "block",
 )
 
 

@@ -1,15 +1,26 @@
-"""Seeded exercises with nice numbers (:mod:`.generate`), sheets and keys
-(:mod:`.sheet`), and the files of a class set (:mod:`.files`)."""
+"""Seeded exercises with nice numbers (:mod:`.generate`, :mod:`.rules`), sheets and keys
+(:mod:`.sheet`), the files of one exercise (:mod:`.files`), and the Moodle quiz
+(:mod:`.moodle`, :mod:`.cloze`)."""
 
-from .files import answers_json, problem_toml, read_roster, write_class_set
-from .generate import Exercise, ExerciseOptions, generate
+from .files import answers_json, answers_template, key_title, matrices_json, problem_toml
+from .generate import Exercise, ExerciseOptions, exercise_seed, generate
+from .moodle import QuizItem, moodle_quiz
+from .self_check import render_self_check
+from .sheet import render_sheet, render_summary
 
 __all__ = [
     "Exercise",
     "ExerciseOptions",
+    "QuizItem",
     "answers_json",
+    "answers_template",
+    "exercise_seed",
     "generate",
+    "key_title",
+    "matrices_json",
+    "moodle_quiz",
     "problem_toml",
-    "read_roster",
-    "write_class_set",
+    "render_self_check",
+    "render_sheet",
+    "render_summary",
 ]

@@ -1,29 +1,22 @@
-"""The files of a class set: problem files, answers files, the roster, the folders.
+"""The files of one exercise: its problem file, its answers file, its key.
 
-``write_class_set`` writes, for every exercise, ``problem.toml``, ``sheet.tex``,
-``key.tex`` and ``answers.json`` in its own folder, and the teacher's ``keys.tex``.
+``problem_toml`` always writes a problem the same way, so a seed gives identical bytes;
+``answers_json`` is the key as an answers file (what ``check`` accepts as all right).
 """
 
 from __future__ import annotations
 
-import csv
 import json
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from ..check import answer_steps
 from ..derivation import Derivation
-from ..errors import SymattnError
 from ..numbers import NegInf, rational_value
-from ..output import write_output
 from ..printing import fraction_str
-from ..render import render
 from ..words import words
-from .generate import Exercise, folder_name
-from .sheet import render_sheet, render_summary
+from .generate import Exercise
 
-__all__ = ["answers_json", "problem_toml", "read_roster", "write_class_set"]
+__all__ = ["answers_json", "answers_template", "key_title", "matrices_json", "problem_toml"]
 
 
 def _matrix_toml(matrix: list[list[int]]) -> str:
@@ -36,17 +29,25 @@ def problem_toml(data: dict[str, Any]) -> str:
     for key in ("title", "description"):
         if key in data:
             lines.append(f"{key} = {json.dumps(data[key], ensure_ascii=False)}")
-    lines.append(f"tokens = {json.dumps(data['tokens'], ensure_ascii=False)}")
-    for key in ("X", "W_Q", "W_K", "W_V"):
+    if "text" in data:
+        lines.append(f"text = {json.dumps(data['text'], ensure_ascii=False)}")
+        lines.append(f"vocab = {json.dumps(data['vocab'], ensure_ascii=False)}")
+        lines.append(f"embedding = {_matrix_toml(data['embedding'])}")
+    else:
+        lines.append(f"tokens = {json.dumps(data['tokens'], ensure_ascii=False)}")
+        lines.append(f"X = {_matrix_toml(data['X'])}")
+    for key in ("W_Q", "W_K", "W_V"):
         lines.append(f"{key} = {_matrix_toml(data[key])}")
     if data.get("heads", 1) > 1:
         lines.append(f"heads = {data['heads']}")
     lines.append(f'scale = "{data["scale"]}"')
     lines.append(f'mask = "{data["mask"]}"')
+    if "places" in data:
+        lines.append(f"places = {data['places']}")
     return "\n".join(lines) + "\n"
 
 
-def _titled(exercise: Exercise, lang: str) -> Derivation:
+def key_title(exercise: Exercise, lang: str) -> Derivation:
     """The key with "answer key" in its title."""
     return exercise.key.titled(words(lang)("exercise.key", title=exercise.data["title"]))
 
@@ -56,9 +57,11 @@ def answers_json(
 ) -> dict[str, list[list[str]]]:
     """The correct answers as an answers file: exact fractions, else ``places`` decimals.
 
-    ``steps`` are the steps the sheet asks for (default: every answer step but X)."""
+    ``steps`` are the steps the sheet asks for (default: every step after X)."""
     out: dict[str, list[list[str]]] = {}
-    asked = steps if steps is not None else [s for s in answer_steps(key) if s != "X"]
+    asked = (
+        steps if steps is not None else [s for s in answer_steps(key) if s not in ("tokens", "X")]
+    )
     for step_id in asked:
         step = key.step(step_id)
         rows = []
@@ -77,54 +80,28 @@ def answers_json(
     return out
 
 
-def read_roster(path: str) -> list[str]:
-    """Student names from a CSV: the ``name`` column, or else the first column."""
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            rows = list(csv.reader(handle))
-    except OSError as exc:
-        raise SymattnError(f"{path}: cannot read ({exc.strerror})") from None
-    if not rows:
-        raise SymattnError(f"{path}: the roster is empty")
-    header = [h.strip().lower() for h in rows[0]]
-    column = header.index("name") if "name" in header else 0
-    body = rows[1:] if "name" in header else rows
-    names = [r[column].strip() for r in body if len(r) > column and r[column].strip()]
-    if not names:
-        raise SymattnError(f"{path}: no names found")
-    duplicates = {
-        folder_name(n) for n in names if [folder_name(m) for m in names].count(folder_name(n)) > 1
+def matrices_json(data: dict[str, Any]) -> str:
+    """An answers file as JSON with one matrix row per line (easy to read and to fill in).
+
+    >>> print(matrices_json({"Q": [["1", None], ["1/2", "0"]]}), end="")
+    {
+      "Q": [
+        ["1", null],
+        ["1/2", "0"]
+      ]
     }
-    if duplicates:
-        raise SymattnError(f"{path}: two students share the folder name {sorted(duplicates)[0]!r}")
-    return names
+    """
+    steps = []
+    for step_id, rows in data.items():
+        body = ",\n".join(f"    {json.dumps(row, ensure_ascii=False)}" for row in rows)
+        steps.append(f"  {json.dumps(step_id)}: [\n{body}\n  ]")
+    return "{\n" + ",\n".join(steps) + "\n}\n"
 
 
-def write_class_set(
-    exercises: list[Exercise],
-    directory: Path,
-    lang: str,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[Path]:
-    """Write every exercise folder and the teacher's summary; return the files written."""
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for number, exercise in enumerate(exercises, start=1):
-        folder = directory / exercise.name
-        folder.mkdir(exist_ok=True)
-        files = {
-            "problem.toml": problem_toml(exercise.data),
-            "sheet.tex": render_sheet(exercise, lang),
-            "key.tex": render(_titled(exercise, lang), "tex", lang=lang),
-            "answers.json": json.dumps(answers_json(exercise.key), ensure_ascii=False, indent=2)
-            + "\n",
-        }
-        for name, text in files.items():
-            write_output(text, str(folder / name))
-            written.append(folder / name)
-        if progress is not None:
-            progress(number, len(exercises))
-    summary = directory / "keys.tex"
-    write_output(render_summary(exercises, lang), str(summary))
-    written.append(summary)
-    return written
+def answers_template(exercise: Exercise) -> dict[str, list[list[None]]]:
+    """What the student fills in: every step the sheet asks for, every entry null."""
+    out: dict[str, list[list[None]]] = {}
+    for step_id in exercise.steps:
+        rows, cols = exercise.key.step(step_id).shape
+        out[step_id] = [[None] * cols for _ in range(rows)]
+    return out

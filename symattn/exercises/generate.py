@@ -1,52 +1,54 @@
-"""Seeded attention exercises with nice numbers, student sheets, keys and answers files.
+"""Seeded attention exercises with nice numbers.
 
-Each exercise is drawn from a seed, so the same seed always gives the same problems,
-byte for byte.  The numbers are chosen to be pleasant by hand:
+Each exercise has its own seed, made from the class seed and the exercise's folder, so
+the same seed always gives the same problems, byte for byte, and a student's problem
+does not change when another student joins the roster.  The numbers are chosen to be
+pleasant by hand and the exercise worth doing:
 
-* X and the W's hold small integers (−1 … 1 at level 1, −2 … 2 at level 2, −3 … 3 at
-  level 3);
-* the scale √d_k is a whole number (d_k = 1, 4, 9, 16), so the scaled scores are
-  integers or simple fractions; for any other d_k the exercise uses ``scale = "none"``
-  and says why on the sheet (√2 cannot be written exactly as a decimal);
-* within a row no two keys get the same score (unless ties are allowed), so the
-  weights of a row are never all equal, and no row's largest weight rounds to 1.0000
-  (a row with a single unmasked key is exactly 1, and that is fine);
-* the scaled scores stay small enough for e^x to be worked out by hand.
+* X (or the embedding table) and W_V hold small integers (−1 … 1 at level 1, −2 … 2
+  at level 2, −3 … 3 at level 3), W_Q and W_K hold −1, 0 and 1;
+* d_k ≤ d_model unless asked otherwise, and the scores are always divided by √d_k —
+  √2 stays √2 (the answers are closed forms or decimals to ``places``);
+* the scaled scores stay small enough for e^x to be worked out by hand, and within a
+  row no two keys get the same score (unless ties are allowed);
+* nothing is degenerate (:mod:`.rules`): no zero row or column, no two equal columns of
+  V or of the output, no row of equal weights, no weight that rounds to 1;
+* with ``from_text`` the exercise starts from a sentence, a vocabulary and an embedding
+  table, like the seed, so the lookup is part of the work.
 
-Every exercise is derived exactly and cross-checked; its answers file is made from the
-key, and ``symattn check`` accepts it.
+Every exercise is derived exactly and cross-checked before it is kept.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from math import isqrt
 from typing import Any
 
 from ..compute import derivation
-from ..compute.exact import FORWARD_RULES
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import load
-from ..numbers import NegInf, rational_value, round_half_away
-from ..plan import Plan, forward_plan
-from ..problem import Matrix
-from ..steps import Kind
 from ..words import LANGUAGES, words
+from .rules import derived_flaw, given_flaw
 
-__all__ = ["Exercise", "ExerciseOptions", "generate"]
+__all__ = ["Exercise", "ExerciseOptions", "exercise_seed", "generate"]
 
-#: Level → (largest |entry|, default tokens, d_model, d_k, largest |scaled score|).
-LEVELS = {1: (1, 2, 2, 1, 3), 2: (2, 3, 3, 4, 4), 3: (3, 4, 4, 4, 6)}
-#: How often an entry of W is 0: sparse weights keep the scores small and the sums short.
-ZERO_SHARE = {1: 0.3, 2: 0.4, 3: 0.5}
+#: Level → (largest |entry| of X and W_V, default tokens, d_model, d_k, largest |scaled
+#: score|).  W_Q and W_K hold −1, 0 and 1 at every level, so that the scores stay small.
+LEVELS = {1: (1, 2, 2, 1, 3), 2: (2, 3, 3, 2, 5), 3: (3, 4, 4, 4, 8)}
+#: How often an entry of a W is 0: sparse weights keep the scores small and the sums short.
+ZERO_SHARE = {1: 0.2, 2: 0.3, 3: 0.6}
 #: Draws tried for one exercise before giving up with a clear message.
-MAX_TRIES = 20_000
+MAX_TRIES = 200_000
+#: Draws after which a size where no draw had nice scores is given up as impossible.
+HOPELESS = 30_000
+#: Most decimal places a sheet may ask for.
+MAX_PLACES = 8
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class ExerciseOptions:
     level: int = 2
     lang: str = "en"
     allow_ties: bool = False
+    places: int = 4
+    from_text: bool = False
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -76,19 +80,29 @@ class ExerciseOptions:
             raise SymattnError(
                 f"expected one of {', '.join(LANGUAGES)}, found {self.lang!r}", option="lang"
             )
+        if not 0 <= self.places <= MAX_PLACES:
+            raise SymattnError(f"expected 0 … {MAX_PLACES}, found {self.places}", option="places")
         for name in ("tokens", "d_model", "d_k", "d_v"):
             value = getattr(self, name)
             if value is not None and not 1 <= value <= 8:
                 raise SymattnError(
                     f"expected 1 … 8 for a hand exercise, found {value}", option=name
                 )
+        if self.from_text and self.shape[0] > len(words(self.lang)("exercise.vocabulary").split()):
+            raise SymattnError(
+                "a sentence from the word list has at most "
+                f"{len(words(self.lang)('exercise.vocabulary').split())} words",
+                option="tokens",
+            )
 
     @property
     def shape(self) -> tuple[int, int, int, int]:
+        """Tokens, d_model, d_k, d_v (per head, d_k ≤ d_model / heads unless d_k is asked
+        for, as in a transformer whose heads split the model's width)."""
         _, n, d_model, d_k, _ = LEVELS[self.level]
         n = self.tokens or n
         d_model = self.d_model or d_model
-        d_k = self.d_k or d_k
+        d_k = self.d_k or max(1, min(d_k, d_model // self.heads))
         d_v = self.d_v if self.d_v is not None else min(d_k, 2)
         return n, d_model, d_k, d_v
 
@@ -97,161 +111,197 @@ class ExerciseOptions:
         d_k = self.shape[2]
         return isqrt(d_k) ** 2 == d_k
 
+    def to_json(self) -> dict[str, Any]:
+        n, d_model, d_k, d_v = self.shape
+        return {
+            "level": self.level,
+            "tokens": n,
+            "d_model": d_model,
+            "d_k": d_k,
+            "d_v": d_v,
+            "heads": self.heads,
+            "mask": self.mask,
+            "places": self.places,
+            "from_text": self.from_text,
+            "allow_ties": self.allow_ties,
+        }
+
 
 @dataclass(frozen=True)
 class Exercise:
     """One generated exercise: its problem data, the derived key and who it is for."""
 
-    name: str  # folder name: 01, 02, … or the student's name
+    name: str  # folder name: 01, 02, … or the student's folder
     data: dict[str, Any]
     key: Derivation
-    student: str | None = None
+    student: str | None = None  # the student's name as the roster has it
+    seed: int = 0  # the exercise's own seed
+
+    @property
+    def places(self) -> int:
+        return int(self.data.get("places", 4))
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The steps the sheet asks for: every step after the given ones (the token ids
+        and X too when the exercise starts from text)."""
+        given = () if "text" in self.data else ("tokens", "X")
+        return tuple(s for s in self.key.step_ids if s not in given)
 
 
-def _prefixes(options: ExerciseOptions) -> list[str]:
-    return [""] if options.heads == 1 else [f"h{t + 1}." for t in range(options.heads)]
+def exercise_seed(seed: int, name: str) -> int:
+    """The seed of the exercise in folder ``name`` of a class drawn with ``seed``."""
+    digest = hashlib.sha256(f"symattn-exercise/{seed}/{name}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
 
 
-def _nice(key: Derivation, options: ExerciseOptions, bound: int) -> bool:
-    """The numbers of a drawn problem are pleasant to work by hand (in every head)."""
-    return all(
-        _scores_nice(key.matrices, options, bound, p) and _nice_weights(key, p)
-        for p in _prefixes(options)
-    ) and all(any(v for v in row) for row in key.problem.X or ())
-
-
-def _unmasked(matrices: Mapping[str, Matrix], prefix: str, i: int) -> list[int]:
-    last = matrices.get(f"{prefix}masked_scores")
-    width = len(matrices[f"{prefix}scores"][0])
-    return [j for j in range(width) if last is None or not isinstance(last[i][j], NegInf)]
+def _product(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
+    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
 
 
 def _scores_nice(
-    matrices: Mapping[str, Matrix], options: ExerciseOptions, bound: int, prefix: str
+    data: dict[str, Any], sentence: list[str] | None, options: ExerciseOptions
 ) -> bool:
-    """Small scaled scores, no two alike in a row (unless ties are allowed)."""
-    source = matrices.get(f"{prefix}scaled_scores", matrices[f"{prefix}scores"])
-    for i in range(len(source)):
-        row = [rational_value(source[i][j]) for j in _unmasked(matrices, prefix, i)]
-        if any(v is None or abs(v) > bound for v in row):
-            return False
-        if not options.allow_ties and len(set(row)) != len(row):
-            return False
-    return True
-
-
-def _nice_weights(key: Derivation, prefix: str) -> bool:
-    """No row's largest weight rounds to 1.0000 (a lone unmasked key is exactly 1)."""
-    weights = key.step(f"{prefix}weights")
-    for i in range(weights.shape[0]):
-        unmasked = _unmasked(key.matrices, prefix, i)
-        if len(unmasked) > 1:
-            top = max(weights.values[i][j] or Decimal(0) for j in unmasked)
-            if round_half_away(top, 4) == "1.0000":
+    """A cheap first look, in plain integers, before anything is derived: in every head
+    and row, the scaled scores are small (|s| ≤ bound·√d_k), not all alike, and no two
+    alike unless ties are allowed."""
+    if sentence is not None:
+        vocab = data["vocab"]
+        x = [data["embedding"][vocab.index(word)] for word in sentence]
+    else:
+        x = data["X"]
+    q, k = _product(x, data["W_Q"]), _product(x, data["W_K"])
+    n, _, d_k, _ = options.shape
+    limit = LEVELS[options.level][4] ** 2 * d_k
+    for head in range(options.heads):
+        cols = slice(head * d_k, (head + 1) * d_k)
+        for i in range(n):
+            keys = range(i + 1) if options.mask == "causal" else range(n)
+            row = [sum(a * b for a, b in zip(q[i][cols], k[j][cols])) for j in keys]
+            if any(v * v > limit for v in row):
+                return False
+            distinct = len(set(row))
+            if len(row) > 1 and (distinct == 1 or (distinct < len(row) and not options.allow_ties)):
                 return False
     return True
 
 
-def _draw(rng: random.Random, options: ExerciseOptions, title: str) -> dict[str, Any]:
+def _vocabulary(rng: random.Random, options: ExerciseOptions) -> tuple[list[str], list[str]]:
+    """A vocabulary (with ``<unk>`` at id 0) and a sentence of distinct words from it."""
+    pool = words(options.lang)("exercise.vocabulary").split()
+    n = options.shape[0]
+    size = min(len(pool), n + 2)
+    chosen = rng.sample(pool, size)
+    sentence = rng.sample(chosen, n)
+    return ["<unk>", *chosen], sentence
+
+
+def _draw(
+    rng: random.Random, options: ExerciseOptions, title: str
+) -> tuple[dict[str, Any], list[str] | None]:
+    """A problem, and the sentence's words when it starts from text."""
     top = LEVELS[options.level][0]
     n, d_model, d_k, d_v = options.shape
-    values = list(range(-top, top + 1))
-
     zero = ZERO_SHARE[options.level]
 
-    def matrix(rows: int, cols: int, sparse: bool = False) -> list[list[int]]:
-        return [
-            [0 if sparse and rng.random() < zero else rng.choice(values) for _ in range(cols)]
-            for _ in range(rows)
-        ]
+    def matrix(rows: int, cols: int, largest: int, sparse: bool = False) -> list[list[int]]:
+        """Small integers with no row or column of zeros (drawn again until so)."""
+        values = [v for v in range(-largest, largest + 1) if v or not sparse]
+        while True:
+            out = [
+                [0 if sparse and rng.random() < zero else rng.choice(values) for _ in range(cols)]
+                for _ in range(rows)
+            ]
+            if all(any(row) for row in out) and all(any(col) for col in zip(*out)):
+                return out
 
-    vocabulary = words(options.lang)("exercise.tokens").split()
-    return {
-        "title": title,
-        "tokens": vocabulary[:n] if n <= len(vocabulary) else [f"t{i + 1}" for i in range(n)],
-        "X": matrix(n, d_model),
-        "W_Q": matrix(d_model, options.heads * d_k, sparse=True),
-        "W_K": matrix(d_model, options.heads * d_k, sparse=True),
-        "W_V": matrix(d_model, options.heads * d_v, sparse=True),
+    data: dict[str, Any] = {"title": title}
+    sentence = None
+    if options.from_text:
+        vocab, sentence = _vocabulary(rng, options)
+        joiner = "" if options.lang == "zh" else " "
+        data |= {"text": joiner.join(sentence), "vocab": vocab}
+        data["embedding"] = matrix(len(vocab), d_model, top)
+    else:
+        tokens = words(options.lang)("exercise.tokens").split()
+        data["tokens"] = tokens[:n] if n <= len(tokens) else [f"t{i + 1}" for i in range(n)]
+        data["X"] = matrix(n, d_model, top)
+    data |= {
+        "W_Q": matrix(d_model, options.heads * d_k, 1, sparse=True),
+        "W_K": matrix(d_model, options.heads * d_k, 1, sparse=True),
+        "W_V": matrix(d_model, options.heads * d_v, top, sparse=True),
         "heads": options.heads,
-        "scale": "sqrt(d_k)" if options.scale_is_whole else "none",
+        "scale": "sqrt(d_k)",
         "mask": options.mask,
+        "places": options.places,
     }
-
-
-def _before_softmax(plan: Plan) -> Plan:
-    """The plan up to the scores the softmax reads (what the quick look needs)."""
-    last = max(i for i, spec in enumerate(plan.specs) if spec.kind == Kind.SOFTMAX)
-    kept = tuple(s for s in plan.specs[:last] if s.kind != Kind.SOFTMAX)
-    return Plan(plan.inputs, tuple(s for s in kept if s.base != "output"))
-
-
-def _quick_nice(data: dict[str, Any], options: ExerciseOptions, bound: int) -> bool:
-    """A cheap first look at the scores, before the whole derivation: the exact rules of
-    the plan up to the softmax, without the high-precision values."""
-    if not all(any(row) for row in data["X"]):
-        return False
-    problem = load(dict(data))
-    plan = _before_softmax(forward_plan(problem))
-    matrices = {name: source.take(problem) for name, source in plan.inputs}
-    for spec in plan.specs:
-        args = [matrices[o] for o in spec.operands]
-        matrices[spec.id] = FORWARD_RULES[spec.kind](spec, args, problem)
-    return all(_scores_nice(matrices, options, bound, p) for p in _prefixes(options))
+    return data, sentence
 
 
 def _signature(data: dict[str, Any]) -> str:
-    return json.dumps([data[k] for k in ("X", "W_Q", "W_K", "W_V")])
+    given = "embedding" if "embedding" in data else "X"
+    return json.dumps([data[k] for k in (given, "W_Q", "W_K", "W_V")])
+
+
+def _one(
+    seed: int, options: ExerciseOptions, title: str, seen: set[str]
+) -> tuple[dict[str, Any], Derivation]:
+    rng = random.Random(seed)
+    promising = 0
+    for tries in range(MAX_TRIES):
+        if tries == HOPELESS and not promising:
+            break  # not one draw has had nice scores: this size cannot have them
+        data, sentence = _draw(rng, options, title)
+        if _signature(data) in seen or given_flaw(data) is not None:
+            continue
+        if not _scores_nice(data, sentence, options):
+            continue
+        promising += 1
+        problem = load(dict(data))
+        if sentence is not None and list(problem.tokens or ()) != sentence:
+            continue  # the text must cut into the words it was made of
+        key = derivation(problem)
+        if key.crosscheck is None or not key.crosscheck.passed:
+            continue
+        if derived_flaw(key, options.places) is None:
+            seen.add(_signature(data))
+            return data, key
+    n, d_model, d_k, _ = options.shape
+    raise SymattnError(
+        f"no exercise with nice numbers found for {n} tokens, d_model = {d_model}, "
+        f"d_k = {d_k}, {options.heads} head(s) at level {options.level}: every row of scores "
+        "must be small and differ from key to key; try fewer tokens, a wider d_k, another "
+        "level, or allow ties"
+    )
 
 
 def generate(
     seed: int,
     count: int,
     options: ExerciseOptions,
-    students: list[str] | None = None,
+    students: Sequence[tuple[str, str]] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Exercise]:
-    """``count`` distinct exercises (one per student when ``students`` is given)."""
+    """``count`` distinct exercises, or one per student when ``students`` — pairs of
+    (folder, name) — are given."""
     if students is not None:
         count = len(students)
     if not 1 <= count <= 1000:
         raise SymattnError(f"expected 1 … 1000, found {count}", option="count")
-    rng = random.Random(seed)
-    bound = LEVELS[options.level][4]
+    language = words(options.lang)
     seen: set[str] = set()
     out: list[Exercise] = []
     width = max(2, len(str(count)))
     for number in range(1, count + 1):
         label = f"{number:0{width}d}"
-        student = students[number - 1] if students else None
-        language = words(options.lang)
         title = language("exercise.title", label=label)
-        if student:
+        folder, student = label, None
+        if students is not None:
+            folder, student = students[number - 1]
             title = language("exercise.for", title=title, student=student)
-        for _ in range(MAX_TRIES):
-            data = _draw(rng, options, title)
-            signature = _signature(data)
-            if signature in seen or not _quick_nice(data, options, bound):
-                continue
-            key = derivation(load(dict(data)))
-            if key.crosscheck is None or not key.crosscheck.passed:
-                continue
-            if _nice(key, options, bound):
-                break
-        else:
-            raise SymattnError(
-                f"could not find {count} distinct exercises with nice numbers at this size; "
-                "try another --level, fewer --count, or --allow-ties"
-            )
-        seen.add(signature)
-        name = folder_name(student) if student else label
-        out.append(Exercise(name, data, key, student))
+        own = exercise_seed(seed, folder)
+        data, key = _one(own, options, title, seen)
+        out.append(Exercise(folder, data, key, student, own))
         if progress is not None:
             progress(number, count)
     return out
-
-
-def folder_name(student: str) -> str:
-    """A student's folder: the name with anything unsafe in a path replaced."""
-    cleaned = re.sub(r"[^\w.-]+", "_", student, flags=re.UNICODE).strip("._")
-    return cleaned or "student"

@@ -1,10 +1,15 @@
-"""Exercise sheets for students and the teacher's summary of all keys (LaTeX)."""
+"""Exercise sheets for students and the teacher's document of all keys (LaTeX).
+
+A sheet gives the problem — the tokens and X, or the sentence, the vocabulary and the
+embedding table — and, for every step it asks for, a matrix of answer boxes wide
+enough for a decimal with the places asked for, and working space under it.
+"""
 
 from __future__ import annotations
 
 from math import isqrt
 
-from ..check import answer_steps
+from ..numbers import Surd, round_half_away
 from ..printing import Notation
 from ..render.kinds import build_blocks
 from ..render.latex import latex_blocks, latex_message
@@ -12,65 +17,124 @@ from ..render.math import Name
 from ..render.tex import TexPrinter, text_escape
 from ..render.tex_document import document
 from ..render.walker import plain_table, title_of
-from ..words import words
+from ..words import Words, words
 from .generate import Exercise
 
 __all__ = ["render_sheet", "render_summary"]
 
+#: Lines of working space under a step, by the step's base id (others: 3).
+WORKING_LINES = {"tokens": 1, "X": 1, "scores": 5, "scaled_scores": 4, "weights": 8, "output": 6}
+#: The answer box: a frame as wide as the widest answer (set per sheet) and one line high.
+BOX = "\\newcommand{\\answerbox}[1]{\\fbox{\\rule[-0.45em]{0pt}{1.5em}\\hspace{#1em}}}"
 
-def _blank(rows: int, cols: int) -> str:
-    cell = "\\underline{\\hspace{3em}}"
-    body = " \\\\[6pt] ".join(" & ".join([cell] * cols) for _ in range(rows))
+
+def _boxes(rows: int, cols: int, width: float) -> str:
+    cell = f"\\answerbox{{{width:.1f}}}"
+    body = " \\\\[10pt] ".join(" & ".join([cell] * cols) for _ in range(rows))
     return "\\begin{bmatrix} " + body + " \\end{bmatrix}"
 
 
+def _box_width(step_id: str, places: int) -> float:
+    """Room for a sign, a few digits, the point and ``places`` decimals (or √ forms)."""
+    if step_id.split(".")[-1] == "tokens":
+        return 1.6
+    return round(0.55 * (places + 4), 1)
+
+
+def _table(rows: list[list[int]]) -> object:
+    return plain_table(tuple(tuple(Surd.rational(v) for v in row) for row in rows))
+
+
+def _scale(w: Words, d_k: int, places: int) -> str:
+    root = isqrt(d_k)
+    if root * root == d_k:
+        value = f"\\sqrt{{d_k}} = \\sqrt{{{d_k}}} = {root}"
+    else:
+        approx = round_half_away(Surd.sqrt(d_k).to_decimal(places + 20), max(places, 1))
+        value = f"\\sqrt{{d_k}} = \\sqrt{{{d_k}}} \\approx {approx}"
+    return text_escape(w("sheet.scale")) + f" ${value}$" + w("period")
+
+
+def _given(exercise: Exercise, w: Words, printer: TexPrinter) -> list[str]:
+    data, problem = exercise.data, exercise.key.problem
+    body: list[str] = []
+    if "text" in data:
+        body.append(text_escape(w("sheet.sentence")) + " " + text_escape(data["text"]))
+        vocab = data["vocab"]
+        cells = " & ".join(text_escape(t) for t in vocab)
+        ids = " & ".join(str(i) for i in range(len(vocab)))
+        body.append(
+            text_escape(w("sheet.vocabulary"))
+            + f"\n\n\\begin{{tabular}}{{l|{'c' * len(vocab)}}}\n"
+            + f"{text_escape(w('sheet.token'))} & {cells} \\\\ \\hline\n"
+            + f"{text_escape(w('sheet.id'))} & {ids}\n\\end{{tabular}}"
+        )
+        given = [f"E &= {printer.math(_table(data['embedding']))}"]  # type: ignore[arg-type]
+        body.append(text_escape(w("sheet.embedding")))
+    else:
+        tokens = ", ".join(text_escape(t) for t in data["tokens"])
+        body.append(text_escape(w("sheet.tokens")) + " " + tokens)
+        assert problem.X is not None
+        given = [f"{printer.math(Name('X'))} &= {printer.math(plain_table(problem.X))}"]
+    given.append(
+        " \\qquad ".join(
+            f"{printer.math(Name(m))} = {printer.math(plain_table(getattr(problem, m)))}"
+            for m in ("W_Q", "W_K", "W_V")
+        ).replace(" = ", " &= ", 1)
+    )
+    body.append("\\begin{align*}\n  " + " \\\\\n  ".join(given) + "\n\\end{align*}")
+    return body
+
+
 def render_sheet(exercise: Exercise, lang: str) -> str:
-    """The student's sheet: the given matrices, and a blank to fill in for each step."""
+    """The student's sheet: the given matrices, and boxes and room for each step."""
     w = words(lang)
     printer = TexPrinter(Notation.build("matrix"))
-    key, data = exercise.key, exercise.data
-    p = key.problem
+    key, places = exercise.key, exercise.places
+    problem = key.problem
     body: list[str] = []
     if exercise.student is None:
         body.append(f"{text_escape(w('sheet.name'))} \\underline{{\\hspace{{6cm}}}}")
-    body.append(text_escape(w("sheet.intro")))
+    body.append(latex_message(w("sheet.intro", places=places)))
     body.append(f"\\section*{{{text_escape(w('given'))}}}")
-    tokens = ", ".join(text_escape(t) for t in data["tokens"])
-    body.append(text_escape(w("sheet.tokens")) + " " + tokens)
-    given = [
-        f"{printer.math(Name(m))} &= {printer.math(plain_table(getattr(p, m)))}"
-        for m in ("X", "W_Q", "W_K", "W_V")
-    ]
-    body.append("\\begin{align*}\n  " + " \\\\\n  ".join(given) + "\n\\end{align*}")
-    if p.scale is None:
-        body.append(latex_message(w("sheet.no_scale", d_k=p.d_k)))
-    else:
-        body.append(
-            text_escape(w("sheet.scale")) + f" $\\sqrt{{d_k}} = \\sqrt{{{p.d_k}}} = "
-            f"{isqrt(p.d_k)}$" + w("period")
-        )
-    if p.mask_label == "causal":
+    body += _given(exercise, w, printer)
+    body.append(_scale(w, problem.d_k, places))
+    if problem.mask_label == "causal":
         body.append(latex_message(w("sheet.causal")))
-    number = 0
-    for step_id in answer_steps(key):
-        if step_id == "X":
-            continue
-        number += 1
+    for number, step_id in enumerate(exercise.steps, start=1):
         rows, cols = key.step(step_id).shape
         title = title_of(key.step(step_id), w)
+        lines = WORKING_LINES.get(step_id.split(".")[-1], 3)
+        body.append(f"\\Needspace{{{lines + 2 * rows + 4}\\baselineskip}}")
         body.append(f"\\section*{{{text_escape(w.heading(number, title))}}}")
-        body.append(f"\\[ {printer.math(Name(step_id))} = {_blank(rows, cols)} \\]")
-    return document(data["title"], "\n\n".join(body) + "\n", parskip="5pt")
+        boxes = _boxes(rows, cols, _box_width(step_id, places))
+        body.append(f"\\[ {printer.math(Name(step_id))} = {boxes} \\]")
+        body.append(
+            f"\\textit{{{text_escape(w('sheet.working'))}}}\\par\\vspace{{{lines}\\baselineskip}}"
+        )
+    return document(
+        exercise.data["title"],
+        "\n\n".join(body) + "\n",
+        packages=("amsmath", "xcolor", "needspace"),
+        parskip="5pt",
+        preamble=(BOX,),
+    )
 
 
 def render_summary(exercises: list[Exercise], lang: str) -> str:
-    """The teacher's document: every exercise's full derivation, one section each."""
+    """The teacher's document: every exercise's full derivation, one section each, run
+    on without forced page breaks (a new exercise starts a page only when it must)."""
     w = words(lang)
     printer = TexPrinter(Notation.build("matrix"))
     parts: list[str] = []
     for exercise in exercises:
+        parts.append("\\Needspace{12\\baselineskip}")
         parts.append(f"\\section*{{{text_escape(exercise.data['title'])}}}")
         blocks = build_blocks(exercise.key, w)
         parts.append("\n".join(latex_blocks(blocks, printer, standalone=False)).rstrip())
-        parts.append("\\clearpage")
-    return document(w("sheet.summary"), "\n\n".join(parts) + "\n", parskip="5pt")
+    return document(
+        w("sheet.summary"),
+        "\n\n".join(parts) + "\n",
+        packages=("amsmath", "xcolor", "needspace"),
+        parskip="5pt",
+    )

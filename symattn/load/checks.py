@@ -61,16 +61,26 @@ def labels(data: Mapping[str, Any], key: str, count: int, source: str) -> tuple[
 
 
 def split_heads(
-    shapes: dict[str, int], heads: int, givens: Mapping[str, Any], source: str, first: str
+    shapes: dict[str, int],
+    heads: int,
+    givens: Mapping[str, Any],
+    source: str,
+    first: str,
+    kv_heads: int | None = None,
 ) -> None:
-    """Per-head widths: head t takes the t-th block of columns."""
-    for dim, key in (("d_k", first), ("d_v", "V" if first == "Q" else "W_V")):
-        if shapes[dim] % heads:
+    """Per-head widths: head t takes the t-th block of columns (of V: the block of its
+    K/V group, with ``kv_heads`` groups)."""
+    groups = kv_heads or heads
+    for dim, key, count in (
+        ("d_k", first, heads),
+        ("d_v", "V" if first == "Q" else "W_V", groups),
+    ):
+        if shapes[dim] % count:
             raise SymattnError(
-                f"{source}: {key} has {shapes[dim]} columns, which do not split into {heads} "
-                f"heads of equal width; give {key} a multiple of {heads} columns"
+                f"{source}: {key} has {shapes[dim]} columns, which do not split into {count} "
+                f"heads of equal width; give {key} a multiple of {count} columns"
             )
-        shapes[dim] //= heads
+        shapes[dim] //= count
     shapes["heads"] = heads
     if "W_O" in givens:
         rows, cols = _shape(givens["W_O"])
@@ -98,8 +108,20 @@ def check_upstream(shapes: dict[str, int], givens: Mapping[str, Any], source: st
 
 
 def check_shapes(
-    givens: Mapping[str, tuple[tuple[Monomial, ...], ...]], source: str, direct: bool
+    givens: Mapping[str, tuple[tuple[Monomial, ...], ...]],
+    source: str,
+    direct: bool,
+    groups: tuple[int, int] = (1, 1),
 ) -> dict[str, int]:
+    """The sizes; ``groups`` = (heads, kv_heads): K has kv_heads/heads as many columns
+    as Q (grouped-query attention)."""
+    heads, kv_heads = groups
+
+    def kv_width(d_k: int) -> int:
+        if kv_heads == heads:
+            return d_k
+        return d_k * kv_heads // heads if d_k % heads == 0 else -1
+
     def mismatch(a: str, b: str, rule: str) -> SymattnError:
         return SymattnError(
             f"{source}: {a} has shape {_fmt(_shape(givens[a]))} but {b} has shape "
@@ -108,7 +130,9 @@ def check_shapes(
 
     if direct:
         (n, d_k), (m, d_k2), (m2, d_v) = (_shape(givens[k]) for k in ("Q", "K", "V"))
-        if d_k2 != d_k:
+        if d_k2 != kv_width(d_k):
+            if kv_heads != heads:
+                raise mismatch("K", "Q", _GROUPED)
             raise mismatch("K", "Q", "Q Kᵀ needs Q and K to have the same number of columns (d_k)")
         if m2 != m:
             raise mismatch("V", "K", "V needs one row per key, as many rows as K")
@@ -127,12 +151,17 @@ def check_shapes(
                 f"{src} {w} needs as many rows in {w} as columns in {src} (d_model = {d_model})",
             )
     d_k = _shape(givens["W_Q"])[1]
-    if _shape(givens["W_K"])[1] != d_k:
+    if _shape(givens["W_K"])[1] != kv_width(d_k):
+        if kv_heads != heads:
+            raise mismatch("W_K", "W_Q", _GROUPED)
         raise mismatch(
             "W_K", "W_Q", "W_Q and W_K need the same number of columns (d_k), so that Q Kᵀ exists"
         )
     d_v = _shape(givens["W_V"])[1]
     return {"n": n, "m": m, "d_model": d_model, "d_k": d_k, "d_v": d_v}
+
+
+_GROUPED = "with kv_heads, K has a block of d_k columns per K/V head (kv_heads · d_k)"
 
 
 def read_scale(raw: Any, d_k: int, reader: ValueReader, source: str) -> tuple[Surd | None, str]:

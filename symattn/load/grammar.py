@@ -274,7 +274,10 @@ class _Parser:
 
 def exact_decimal(text: str) -> Fraction:
     """A decimal read exactly, refused when its size is absurd (|exponent| > 100)."""
-    value = Decimal(text)
+    try:
+        value = Decimal(text)
+    except ArithmeticError:  # "2e-" from a lone superscript sign: not a number
+        raise ValueSyntaxError(f"{text!r} is not a number") from None
     if not value.is_finite():
         raise ValueSyntaxError(f"{text} is not a finite number")
     exponent = value.as_tuple().exponent

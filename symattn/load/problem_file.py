@@ -34,7 +34,12 @@ from .checks import (
 )
 from .files import read_file
 from .tokens import Vocabulary, tokenize
-from .topics import TOPIC_KEYS, read_keep_mask, read_layout, read_topics, topic_matrices
+from .topic_keys import TOPIC_KEYS as BLOCK_KEYS
+from .topic_keys import read_kv_heads
+from .topic_keys import read_topics as read_block_topics
+from .topics import TOPIC_KEYS as POSITION_KEYS
+from .topics import read_keep_mask, read_layout, topic_matrices
+from .topics import read_topics as read_position_topics
 from .values import Monomial, ValueSyntaxError, parse_value, symbol_name_error
 
 __all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "KNOWN_KEYS", "load"]
@@ -72,7 +77,8 @@ KNOWN_KEYS = (
     "dO",
     "target",
     "places",
-    *TOPIC_KEYS,
+    *POSITION_KEYS,
+    *BLOCK_KEYS,
 )
 
 
@@ -253,8 +259,9 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
                     "W_K and W_V, or Q, K and V directly"
                 )
 
-    shapes = check_shapes(givens, source, bool(direct))
-    split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q")
+    kv_heads = read_kv_heads(data, heads, source)
+    shapes = check_shapes(givens, source, bool(direct), (heads, kv_heads or heads))
+    split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q", kv_heads or heads)
     check_upstream(shapes, givens, source)
     limit = max_size or (DEFAULT_MAX_SYMBOLIC_SIZE if reader.symbolic else DEFAULT_MAX_SIZE)
     for dim in ("n", "m", "d_model", "d_k", "d_v"):
@@ -306,12 +313,15 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         raise SymattnError(f"{source}: {exc}") from None
     if memory_tokens and "memory" not in givens:
         raise SymattnError(f"{source}: memory_tokens: given without memory")
-    topics = read_topics(data, reader, shapes, givens, (mask, mask_label), layout)
+    topics = read_position_topics(data, reader, shapes, givens, (mask, mask_label), layout)
     for key in ("W_a", "U_a", "v_a", "P"):
         if key in matrices:
             topics[key] = matrices[key]
     if reader.symbolic and topics.get("temperature") is not None:
         topics["temperature"] = to_sympy(topics["temperature"])
+    # the mask so far (with valid_lens) goes on: a decode step makes it causal
+    keep = (topics.pop("mask"), topics.pop("mask_label"))
+    topics |= read_block_topics(data, reader, shapes, keep, source)
 
     return Problem(
         source=source,
@@ -345,5 +355,6 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         dO=matrices.get("dO"),
         target=matrices.get("target"),
         places=places,
+        kv_heads=kv_heads,
         **topics,
     )

@@ -17,6 +17,7 @@ the student meant.  A reading with radius 0 is exact.
 from __future__ import annotations
 
 import decimal
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -172,8 +173,19 @@ def _is_minus_infinity(node: Node) -> bool:
     return isinstance(node, Neg) and isinstance(node.arg, Infinity)
 
 
+#: What most answers are: a plain decimal, read without the parser (the same reading).
+_PLAIN = re.compile(r"-?[0-9]{1,20}(?:\.([0-9]{1,20}))?")
+
+
 def read_answer(text: str) -> Reading:
     """Read one written answer: its value and how precisely it was written."""
+    plain = _PLAIN.fullmatch(text)
+    if plain is not None:
+        places = len(plain.group(1)) if plain.group(1) is not None else None
+        with decimal.localcontext(decimal_context(PRECISION)):
+            value = +_decimal(Fraction(text))
+            radius = +Decimal(1).scaleb(-places) if places is not None else Decimal(0)
+        return Reading(text, value, radius, places)
     tree = parse(text, ANSWER)
     if _is_minus_infinity(tree):
         return Reading(text, NEG_INF, Decimal(0), None)

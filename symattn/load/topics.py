@@ -73,7 +73,10 @@ def read_layout(data: Mapping[str, Any], givens: dict[str, Rows], source: str) -
         return layout
     unsupported = [
         k
-        for k in ("text", "W_O", "dO", "target", "rope", "score", "positions")
+        for k in (
+            *("text", "W_O", "dO", "target", "rope", "score", "positions"),
+            *("kv_heads", "decode", "block"),
+        )
         if k in data and data[k] not in (False, "dot", "none")
     ]
     if data.get("heads", 1) != 1:

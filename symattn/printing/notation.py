@@ -71,6 +71,19 @@ _TABLE: dict[str, Names] = {
     "v_a": Names("v^{a}", "v^{a}", "va", "v^{a}", "v^{a}", "v_a"),
     "mask": Names(r"\mu", r"\mu", "μ", r"\mathcal{M}", r"\mathcal{M}", "Mask"),
     "theta": Names(r"\theta", r"\theta", "θ", r"\Theta", r"\Theta", "Θ"),
+    # an encoder block
+    "X_norm": Names(r"\hat{x}", r"\hat{x}", "x̂", r"\hat{X}", r"\hat{X}", "X̂"),
+    "residual": Names("r", "r", "r", "R", "R", "R"),
+    "norm": Names("z", "z", "z", "Z", "Z", "Z"),
+    "ffn_hidden": Names("h", "h", "h", "H", "H", "H"),
+    "ffn_output": Names("f", "f", "f", "F", "F", "F"),
+    "block_output": Names("y", "y", "y", "Y", "Y", "Y"),
+    "W_1": Names("w^{(1)}", "{w^{(1)}}", "w⁽¹⁾", "W_{1}", "W_{1}", "W_1"),
+    "W_2": Names("w^{(2)}", "{w^{(2)}}", "w⁽²⁾", "W_{2}", "W_{2}", "W_2"),
+    "b_1": Names("b^{(1)}", "{b^{(1)}}", "b⁽¹⁾", "b_{1}", "b_{1}", "b_1"),
+    "b_2": Names("b^{(2)}", "{b^{(2)}}", "b⁽²⁾", "b_{2}", "b_{2}", "b_2"),
+    "gamma": Names(r"\gamma", r"\gamma", "γ", r"\gamma", r"\gamma", "γ"),
+    "beta": Names(r"\beta", r"\beta", "β", r"\beta", r"\beta", "β"),
 }
 #: Gradients: dL/d(matrix), named d + the matrix's entry letter (or name).
 _GRADIENTS = {
@@ -81,6 +94,12 @@ _GRADIENTS = {
     "dconcat": ("c", "C", "dc"),
 }
 # fmt: on
+for _id, (_letter, _matrix, _text, _text_matrix) in {
+    "cache_K": ("k^{\\mathrm{c}}", "K^{\\mathrm{cache}}", "kᶜ", "K_cache"),
+    "cache_V": ("v^{\\mathrm{c}}", "V^{\\mathrm{cache}}", "vᶜ", "V_cache"),
+    "decode": ("b^{\\mathrm{dec}}", "O^{\\mathrm{dec}}", "bᵈᵉᶜ", "O_dec"),
+}.items():  # a K/V cache and the decode step
+    _TABLE[_id] = Names(_letter, f"{{{_letter}}}", _text, _matrix, _matrix, _text_matrix)
 for _id, (_letter, _matrix, _text) in _GRADIENTS.items():
     _d_letter, _d_matrix = rf"\mathrm{{d}}{_letter}", rf"\mathrm{{d}}{_matrix}"
     _TABLE[_id] = Names(_d_letter, _d_letter, _text, _d_matrix, _d_matrix, _id)
@@ -98,6 +117,14 @@ _SUPER = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 def renamable() -> tuple[str, ...]:
     """The ids whose entry letter a problem file may rename."""
     return tuple(_TABLE)
+
+
+def _plain(name: str) -> str:
+    """A step without names of its own, safe in LaTeX: ``\\mathrm{my\\_step}``."""
+    if name.isalpha() and name.isascii():
+        return name
+    escaped = name.replace("_", "\\_")
+    return rf"\mathrm{{{escaped}}}"
 
 
 def _index(i: int | str) -> str:
@@ -142,7 +169,7 @@ class Notation:
         head, base = split_id(mid)
         names = self._names(base)
         name = (
-            base
+            _plain(base)
             if names is None
             else (names.token_matrix if self.preset == "token" else names.matrix)
         )
@@ -154,7 +181,7 @@ class Notation:
             return self.renames[base]
         names = self._names(base)
         if names is None:
-            return mid.lower()
+            return _plain(base.lower())
         return names.token_letter if self.preset == "token" else names.letter
 
     def _base(self, mid: str) -> tuple[str, str]:

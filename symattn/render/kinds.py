@@ -13,7 +13,8 @@ from ..numbers import round_half_away
 from ..steps import Kind, Step
 from ..words import Words
 from .blocks import Block
-from .kinds_topics import TOPIC_KINDS
+from .kinds_block import BLOCK_KINDS
+from .kinds_positions import POSITION_KINDS
 from .math import (
     Cell,
     Dec,
@@ -323,7 +324,8 @@ KINDS: dict[Kind, KindMethod] = {
     Kind.SOFTMAX: softmax,
     Kind.JACOBIAN: jacobian,
     Kind.CONCAT: concat,
-    **TOPIC_KINDS,
+    **POSITION_KINDS,
+    **BLOCK_KINDS,
 }
 
 

@@ -22,7 +22,11 @@ _MATH = re.compile(
     r"|(?P<dim>\bd_(?:model|k)\b)"
     r"|(?P<inf>−∞)"
     r"|(?P<dot>·)"
+    r"|(?P<greek>[βγεμσ]²?)"
+    r"|(?P<square>²)"
+    r"|(?P<minus>−)"
 )
+_GREEK = {"β": r"\beta", "γ": r"\gamma", "ε": r"\varepsilon", "μ": r"\mu", "σ": r"\sigma"}
 
 
 def _math_of(token: str, kind: str) -> str:
@@ -35,7 +39,9 @@ def _math_of(token: str, kind: str) -> str:
         return f"{head}{prime}_{{{token.lstrip(token[0]).lstrip('′').translate(_SUBSCRIPTS)}}}"
     if kind == "dim":
         return token.replace("d_model", r"d_{\text{model}}")
-    return {"inf": r"-\infty", "dot": r"\cdot"}[kind]
+    if kind == "greek":  # LayerNorm's γ, β, ε, μ, σ²
+        return _GREEK[token[0]] + ("^{2}" if token.endswith("²") else "")
+    return {"inf": r"-\infty", "dot": r"\cdot", "square": "^{2}", "minus": "-"}[kind]
 
 
 def latex_message(text: str) -> str:

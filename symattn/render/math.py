@@ -36,6 +36,7 @@ __all__ = [
     "Product",
     "Relation",
     "Result",
+    "Root",
     "Sub",
     "Sum",
     "Sym",
@@ -136,6 +137,13 @@ class Exp:
     """``e`` to the power of ``exponent``."""
 
     exponent: Math
+
+
+@dataclass(frozen=True)
+class Root:
+    """The square root of ``body``: √(σ² + ε)."""
+
+    body: Math
 
 
 @dataclass(frozen=True)
@@ -264,6 +272,7 @@ Math = Union[
     Cases,
     Relation,
     Join,
+    Root,
 ]
 
 

@@ -35,6 +35,7 @@ from .math import (
     Product,
     Relation,
     Result,
+    Root,
     Sub,
     Sum,
     Sym,
@@ -42,6 +43,7 @@ from .math import (
     Value,
     Vector,
 )
+from .symbols import TEX_SYMBOLS
 
 __all__ = ["LINE_BUDGET", "TexPrinter", "text_escape", "width"]
 
@@ -67,12 +69,13 @@ def text_escape(text: str) -> str:
 
     >>> text_escape("50% of a_1 & {x}")
     '50\\\\% of a\\\\_1 \\\\& \\\\{x\\\\}'
-    >>> text_escape("01 — Ada")
-    '01 —{} Ada'
+    >>> text_escape("01 — Ada"), text_escape("01 — 张伟")
+    ('01 —{} Ada', '01 —~张伟')
     """
     escaped = "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
-    # xeCJK sets a dash as CJK punctuation and drops the space after it ("01 —Ada"); an
-    # empty group keeps the space, and pdflatex does not mind it.
+    # xeCJK sets a dash as CJK punctuation and drops the space after it ("01 —Ada"): an
+    # empty group keeps it before Latin text, a tie before CJK text; pdflatex minds neither.
+    escaped = re.sub(r"([—–]) (?=[^\x00-\x7f])", r"\1~", escaped)
     return re.sub(r"([—–]) ", r"\1{} ", escaped)
 
 
@@ -85,21 +88,6 @@ def width(latex: str) -> int:
     return len(text)
 
 
-_SYMBOLS = {
-    "d_model": r"d_{\text{model}}",
-    "sqrt_dk": r"\sqrt{d_k}",
-    "neg_inf": r"-\infty",
-    "Sigma": r"\Sigma",
-    "sum_k": r"\sum_{k}",
-    "diag": r"\mathrm{diag}",
-    "sin": r"\sin",
-    "cos": r"\cos",
-    "tanh": r"\tanh",
-    "tau": r"\tau",
-    "pos": r"\mathrm{pos}",
-    "base_power": r"10000^{2i/d_{\text{model}}}",
-    "rope_power": r"\mathrm{base}^{-2i/d_k}",
-}
 _RELATIONS = {"=": "=", "≈": r"\approx", "→": r"\to", "↦": r"\mapsto", "": ""}
 _SEPARATORS = {"dims": r",\quad ", "list": r", \quad ", "bar": r" \mid ", "comma": ", "}
 
@@ -273,7 +261,7 @@ class TexPrinter:
         if isinstance(node, Name):
             return self.name(node)
         if isinstance(node, Sym):
-            return _SYMBOLS.get(node.name, node.name)
+            return TEX_SYMBOLS.get(node.name, node.name)
         if isinstance(node, Lit):
             return node.text
         if isinstance(node, Label):
@@ -294,6 +282,8 @@ class TexPrinter:
             return f"e^{{{self.math(node.exponent)}}}"
         if isinstance(node, Paren):
             return rf"\left({self.math(node.body)}\right)"
+        if isinstance(node, Root):
+            return rf"\sqrt{{{self.math(node.body)}}}"
         if isinstance(node, Brackets):
             return rf"\left[\, {self.math(node.body)} \,\right]"
         if isinstance(node, Minus):

@@ -40,6 +40,7 @@ def document(
     packages: Sequence[str] = ("amsmath", "xcolor"),
     parskip: str = "4pt",
     after_title: Sequence[str] = (),
+    preamble: Sequence[str] = (),
 ) -> str:
     """A whole document: the preamble for ``body``'s script, the title, the body."""
     cjk = needs_xelatex(title + body)
@@ -64,6 +65,7 @@ def document(
     else:
         lines += ["\\usepackage[T1]{fontenc}", "\\usepackage{lmodern}"]
     lines += [
+        *preamble,
         "\\setlength{\\parindent}{0pt}",
         f"\\setlength{{\\parskip}}{{{parskip}}}",
         f"\\title{{{keep_spaces(text_escape(title))}}}",

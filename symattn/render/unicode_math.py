@@ -31,6 +31,7 @@ from .math import (
     Product,
     Relation,
     Result,
+    Root,
     Sub,
     Sum,
     Sym,
@@ -38,6 +39,7 @@ from .math import (
     Value,
     Vector,
 )
+from .symbols import UNICODE_SYMBOLS
 
 __all__ = ["TERM_LIMIT", "UnicodeMath"]
 
@@ -49,21 +51,6 @@ SYMBOLIC_VALUE_LIMIT = 60
 
 _SUB = str.maketrans("0123456789,ijk", "₀₁₂₃₄₅₆₇₈₉,ᵢⱼₖ")
 _SUBSCRIPTABLE = set("0123456789,ijk")
-_SYMBOLS = {
-    "d_model": "d_model",
-    "sqrt_dk": "√d_k",
-    "neg_inf": "−∞",
-    "Sigma": "Σ",
-    "sum_k": "Σₖ",
-    "diag": "diag",
-    "sin": "sin",
-    "cos": "cos",
-    "tanh": "tanh",
-    "tau": "τ",
-    "pos": "pos",
-    "base_power": "10000^(2i/d_model)",
-    "rope_power": "base^(−2i/d_k)",
-}
 _SEPARATORS = {"dims": ", ", "list": ", ", "bar": " | ", "comma": ", "}
 
 
@@ -186,7 +173,7 @@ class UnicodeMath:
         if isinstance(node, Name):
             return self.name(node)
         if isinstance(node, Sym):
-            return _SYMBOLS.get(node.name, node.name)
+            return UNICODE_SYMBOLS.get(node.name, node.name)
         if isinstance(node, (Lit, Label)):
             return node.text
         if isinstance(node, Value):
@@ -205,6 +192,8 @@ class UnicodeMath:
             return self.exp(node)
         if isinstance(node, Paren):
             return f"({self.math(node.body)})"
+        if isinstance(node, Root):
+            return f"√({self.math(node.body)})"
         if isinstance(node, Brackets):
             return f"[{self.math(node.body)}]"
         if isinstance(node, Minus):

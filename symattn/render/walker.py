@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..derivation import Derivation
 from ..entries import Ref
 from ..ids import split_id
-from ..numbers import Combination, ExpRatio, rational_value
+from ..numbers import Combination, ExpRatio, Surd, rational_value
 from ..steps import Kind, Step
 from ..words import Words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
@@ -63,6 +63,11 @@ DISPLAY_LIMIT = 8
 ENTRY_LIMIT = 8
 #: Steps whose matrices are set with the tokens beside and above them.
 LABELLED = ("scores", "scaled_scores", "masked_scores", "weights")
+#: Kinds whose entries may be nested roots (SymPy), shown by their decimals; a sum
+#: (Kind.ADD) is so when what it adds is (X + P of sin and cos is written exactly).
+NESTED_ROOTS = (Kind.LAYERNORM, Kind.AFFINE)
+#: The given matrices of an encoder block, shown with the W's.
+BLOCK_GIVEN = ("gamma", "beta", "W_1", "b_1", "W_2", "b_2")
 
 
 def elided(count: int) -> tuple[int, ...]:
@@ -214,12 +219,24 @@ class Walker:
             return [(r, i) for r in range(min(step.shape[0], ENTRY_LIMIT))]
         return [(i, j) for j in self.entry_columns(step)]
 
-    def matrix(self, step: Step) -> None:
-        closed = not self.symbolic and any(
-            isinstance(e, (ExpRatio, Combination)) and rational_value(e) is None
+    def closed(self, step: Step) -> bool:
+        """Whether ``step``'s matrix holds closed forms or nested roots (shown ≈)."""
+        if self.symbolic:
+            return False
+        nested = step.kind in NESTED_ROOTS or (
+            step.kind == Kind.ADD
+            and any(self.closed(self.d.step(o)) for o in step.operands if self.d.has(o))
+        )
+        return any(
+            (isinstance(e, (ExpRatio, Combination)) or nested)
+            and rational_value(e) is None
+            and not isinstance(e, Surd)
             for r in step.exact
             for e in r
         )
+
+    def matrix(self, step: Step) -> None:
+        closed = self.closed(step)
         shown = table(step, self.digits, split_id(step.id)[1] in LABELLED, self.symbolic)
         self.show([Line(Name(step.id), (("≈" if closed else "=", shown),), breaks=False)])
 
@@ -267,7 +284,7 @@ class Walker:
                     (("=", plain_table(tuple(zip(*m)) if turn else m)),),
                     breaks=False,
                 )
-                for name in ("W_Q", "W_K", "W_V", "memory", "W_a", "U_a", "v_a")
+                for name in ("W_Q", "W_K", "W_V", "memory", "W_a", "U_a", "v_a", *BLOCK_GIVEN)
                 if (m := getattr(p, name)) is not None
             ]
         )
@@ -283,11 +300,29 @@ class Walker:
             self.say(w("derive.temperature") + " ", tau, w("period"))
         if p.layout == "column":
             self.say(w("derive.column_layout"))
+        if p.kv_heads == 1:
+            self.say(w("derive.kv_one", heads=p.heads))
+        elif p.kv_heads is not None:
+            size = p.heads // p.kv_heads
+            assignment = w.kv_groups(p.heads, p.kv_heads)
+            self.say(
+                w(
+                    "derive.kv_groups",
+                    heads=p.heads,
+                    groups=p.kv_heads,
+                    size=size,
+                    assignment=assignment,
+                )
+            )
+        if p.norm is not None:
+            self.say(w(f"derive.block_{p.norm}"))
+            if p.positions != "none":
+                self.say(w("derive.block_positions"))
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)
         self.blocks.append(Heading(None, w("result")))
-        self.matrix(d.step("output"))
+        self.matrix(d.step("block_output" if d.has("block_output") else "output"))
         check = d.crosscheck
         if check is None:
             self.say(w("derive.symbolic_check"))

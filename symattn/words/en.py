@@ -83,6 +83,27 @@ WORDS: dict[str, str] = {
     "note.rounded": "right when computed from your rounded {steps}",
     "note.carried": "your method is right for the numbers you used; the error comes from {steps}",
     "feedback.score": "Score: {right} of {answered} answered entries are right ({percent}%).",
+    "feedback.points": "Points: {score} of {max}.",
+    # -- grading a class -------------------------------------------------------------
+    "grade.student": "student",
+    "grade.score": "points",
+    "grade.verdict": "verdict",
+    "grade.notes": "notes",
+    "grade.verdict.correct": "correct",
+    "grade.verdict.incorrect": "incorrect",
+    "grade.verdict.missing": "nothing handed in",
+    "grade.verdict.error": "not marked",
+    "grade.points": "{score} of {max} points.",
+    "grade.first_error": "First error: {step}.",
+    "grade.unmatched": "not marked: {file}: {why}",
+    "grade.why.outside": "a link that leads outside the submissions folder",
+    "grade.why.unreadable": "cannot be read ({detail})",
+    "grade.why.not_regular": "not a regular file",
+    "grade.why.no_file": "the folder holds no answers file (.json, .toml or .csv)",
+    "grade.why.several_files": "the folder holds several answers files and none is named "
+    "answers.json",
+    "grade.why.no_student": "matches no student's folder, id, email or name",
+    "grade.why.several_students": "matches more than one student ({detail})",
     "feedback.label.ok": "",
     "feedback.label.wrong": "",
     "feedback.label.too_coarse": "too few places",
@@ -176,18 +197,27 @@ WORDS: dict[str, str] = {
     # -- exercise sheets -----------------------------------------------------------------
     "sheet.name": "Name:",
     "sheet.intro": "Compute every step by hand and write your answers in the boxes. Give exact "
-    "values where you can (integers, fractions); otherwise round to 4 decimal places.",
+    "values where they are short (integers, fractions, √2); otherwise write decimals with "
+    "{places} places. Use the space under each step for your working.",
+    "sheet.sentence": "Sentence:",
+    "sheet.vocabulary": "Vocabulary (each token's id is its position):",
+    "sheet.token": "token",
+    "sheet.id": "id",
+    "sheet.embedding": "Embedding table E (row i is the embedding of id i, counting from 0) "
+    "and the weights:",
+    "sheet.working": "Working:",
     "sheet.tokens": "Tokens:",
     "sheet.scale": "Divide the scores by",
-    "sheet.no_scale": "Do not scale the scores in this exercise: with d_k = {d_k}, √d_k is not "
-    "a whole number, and the scaled scores would not be nice.",
     "sheet.causal": "Causal mask: query i may attend only to keys 1 … i; masked scores are −∞ "
     "and their weights are 0.",
+    "sheet.no_scale": "Do not scale the scores in this exercise: with d_k = {d_k}, √d_k is not "
+    "a whole number, and the scaled scores would not be nice.",
     "sheet.summary": "Answer keys",
     "exercise.title": "Attention exercise {label}",
     "exercise.for": "{title} — {student}",
     "exercise.key": "{title} — answer key",
     "exercise.tokens": "the cat sat on a warm mat today",
+    "exercise.vocabulary": "the cat sat on a warm mat today dog ran",
     # -- HTML pages --------------------------------------------------------------------
     "html.contents": "Contents",
     "html.subtitle": "Every step of attention worked out by hand: the formula, the numbers "
@@ -229,4 +259,96 @@ WORDS: dict[str, str] = {
     "mistake.pe_added_after_projection": "positions added after the projection",
     "mistake.rope_pairs_wrong": "RoPE pairs wrong",
     "mistake.column_layout_transposed": "row layout instead of column layout",
+    # -- the Moodle quiz ----------------------------------------------------------------
+    "moodle.intro": "Compute every step by hand and type each entry in its box as a decimal "
+    "rounded to {places} decimal places (no fractions or roots: type 2.5, not 5/2).",
+    "moodle.no_scale": "Do not scale the scores in this exercise.",
+    "moodle.mask": "Mask: where this table shows 0, the score is −∞ and its weight is 0.",
+    "moodle.neg_inf": "Type a masked score as -inf.",
+    "moodle.text": "Sentence:",
+    "moodle.vocabulary": "Vocabulary and embedding rows:",
+    "moodle.right": "Right.",
+    "moodle.join": " ",
+    "moodle.general": "Each box accepts its value to within ±{tolerance}. When a wrong value is "
+    "the one a common mistake gives, the feedback names that mistake.",
+    # -- the self-check page ---------------------------------------------------------
+    "selfcheck.subtitle": "Self-check: type your answers; each entry is marked as you type.",
+    "selfcheck.intro": "Type each entry in its box: ✓ means right, ✗ wrong, ? not a number. "
+    "When a step is wrong in a way a known mistake explains, the mistake is named under it. "
+    "You may write 0.1070, 0,1070, 3/4, √2, 5√2/2, e^2/(e^2 + e^5), 10.7% or -inf.",
+    "selfcheck.places": "Give exact values where you can (integers, fractions); otherwise "
+    "write {places} decimal places.",
+    "selfcheck.no_places": "Give exact values where you can; a decimal is right when it is "
+    "within one unit of its last place.",
+    "selfcheck.noscript": "Marking needs JavaScript, which is off in this browser: turn it on "
+    "to see ✓ and ✗ as you type. You can still print this page and fill it in by hand.",
+    "selfcheck.embedding": "The rows of the embedding table E for these ids:",
+    "selfcheck.mask": "The mask: 1 where query i may see key j, 0 where it may not. Masked "
+    "scores are −∞ and their weights are 0.",
+    "selfcheck.mark.ok": "right",
+    "selfcheck.mark.wrong": "wrong",
+    "selfcheck.mark.too_coarse": "too few decimal places",
+    "selfcheck.mark.invalid": "not a number",
+    "selfcheck.invalid": "could not be read as a number; write it as 0.1070, 3/4, √2 or "
+    "e^2/(e^2 + e^5)",
+    "selfcheck.exact_close": "was read as an exact value, and it is not the exact value of "
+    "this entry; write the decimal if you meant an approximation",
+    "selfcheck.entry_note": "{name}: {message}",
+    "selfcheck.tally": "{right} of {total} right",
+    "selfcheck.total": "Right so far: {right} of {total} entries.",
+    "selfcheck.footer": "Written by symattn {version}. Your answers are checked inside this "
+    "page: nothing is sent anywhere.",
+    # -- grouped K/V heads, a decode step, an encoder block (docs/topics.md) ---------------
+    "title.cache_K": "The key cache",
+    "title.cache_V": "The value cache",
+    "title.decode": "One decoding step with the K/V cache",
+    "title.X_norm": "Pre-norm: LayerNorm of the inputs",
+    "title.residual": "Residual connection",
+    "title.norm": "LayerNorm",
+    "title.ffn_hidden": "Feed-forward network: hidden layer (ReLU)",
+    "title.ffn_output": "Feed-forward network: output",
+    "title.block_output": "The block's output",
+    "derive.kv_groups": "Grouped-query attention: the {heads} query heads share {groups} "
+    "key/value heads, {size} query heads to a group ({assignment}); the heads of one group have "
+    "the same K and V.",
+    "derive.kv_one": "Multi-query attention: the {heads} query heads share one key/value head, "
+    "so every head has the same K and V.",
+    "derive.kv_group": "heads {heads} use K/V head {group}",
+    "derive.block_post": "An encoder block, post-norm: the residual X + O is normalised, the "
+    "feed-forward network reads the normalised rows, and the block's output is "
+    "LN(Z + FFN(Z)).",
+    "derive.block_pre": "An encoder block, pre-norm: attention reads LN(X), the residual is "
+    "X + O, the feed-forward network reads LN(R), and the block's output is R + FFN(LN(R)).",
+    "derive.cache": "A decoder keeps the keys and values of the tokens it has already seen "
+    "(rows 1 … {last}); the new token adds its own and never changes them:",
+    "derive.decode": "The new token (row {n}) attends to the {cached} cached keys and to its own "
+    "key; there is no later token yet, so nothing has to be masked:",
+    "derive.decode_scores": "Its scores, one per cached key and its own:",
+    "derive.decode_weights": "Its weights, the softmax of these scores:",
+    "derive.decode_output": "Its output, the weighted sum of the cached values and its own:",
+    "derive.decode_same": "This is row {n} of the output above, computed with the whole causal "
+    "matrix: the same numbers, without recomputing the earlier rows.",
+    "derive.decode_differs": "This differs from row {n} of the output above.",
+    "derive.residual": "The residual connection adds the input back, entry by entry:",
+    "derive.layer_norm": "LayerNorm normalises each row on its own (over its d_model entries), "
+    "then scales by γ and shifts by β:",
+    "derive.layer_norm_eps": "The variance is the biased one (divided by d_model, not d_model − 1) "
+    "and ε = {eps} is exact, so σ² + ε is a rational number and its square root a surd when the "
+    "row is rational.",
+    "derive.layer_norm_stats": "The mean and the variance of the row (d_model = {d}):",
+    "derive.relu": "ReLU keeps the positive entries and sets the others to 0: max(0, ·).",
+    "diagnosis.layernorm_unbiased_variance": "{entries}: the variance was divided by "
+    "d_model − 1 = {d_minus}; LayerNorm uses the biased variance, σ² = Σₖ (xₖ − μ)² / d_model.",
+    "diagnosis.gqa_group_wrong": "{entries}: the query heads were matched with the wrong K/V "
+    "heads, in turn (head 1 with K/V head 1, head 2 with K/V head 2, …); with grouped-query "
+    "attention, consecutive query heads share a K/V head: {assignment}.",
+    "diagnosis.decode_uses_future": "{entries}: the queries attended to later tokens, the "
+    "future; a decoder sees only the tokens up to its own (j ≤ i), as in one decoding step with "
+    "the K/V cache.",
+    "mistake.layernorm_unbiased_variance": "LayerNorm with the unbiased variance",
+    "mistake.gqa_group_wrong": "query heads matched with the wrong K/V heads",
+    "mistake.decode_uses_future": "attention to future tokens",
+    # -- the topics combined ---------------------------------------------------------------
+    "derive.block_positions": "With positions, the block's X is X̃ = X + P: the residual adds "
+    "back what attention read.",
 }

@@ -81,6 +81,26 @@ WORDS: dict[str, str] = {
     "note.rounded": "用你舍入后的{steps}计算，结果正确",
     "note.carried": "对你所用的数值，方法是对的；错误来自{steps}",
     "feedback.score": "得分：{answered} 个作答分量中 {right} 个正确（{percent}%）。",
+    "feedback.points": "分数：{score} / {max}。",
+    # -- 全班评分 ----------------------------------------------------------------------
+    "grade.student": "学生",
+    "grade.score": "分数",
+    "grade.verdict": "结论",
+    "grade.notes": "备注",
+    "grade.verdict.correct": "全对",
+    "grade.verdict.incorrect": "有错误",
+    "grade.verdict.missing": "未提交",
+    "grade.verdict.error": "未评分",
+    "grade.points": "得分 {score} / {max}。",
+    "grade.first_error": "第一个出错的步骤：{step}。",
+    "grade.unmatched": "未评分：{file}：{why}",
+    "grade.why.outside": "链接指向提交文件夹之外",
+    "grade.why.unreadable": "无法读取（{detail}）",
+    "grade.why.not_regular": "不是普通文件",
+    "grade.why.no_file": "文件夹中没有答案文件（.json、.toml 或 .csv）",
+    "grade.why.several_files": "文件夹中有多个答案文件，且没有一个名为 answers.json",
+    "grade.why.no_student": "与任何学生的文件夹、学号、邮箱或姓名都不对应",
+    "grade.why.several_students": "对应多名学生（{detail}）",
     "feedback.label.ok": "",
     "feedback.label.wrong": "",
     "feedback.label.too_coarse": "小数位数不够",
@@ -162,17 +182,25 @@ WORDS: dict[str, str] = {
     "step.unreadable": "这一步无法读作 {rows} × {cols} 矩阵",
     # -- 练习 ----------------------------------------------------------------------------
     "sheet.name": "姓名：",
-    "sheet.intro": "请手算每一步，并把答案写在空格中。"
-    "能写精确值（整数、分数）的写精确值，否则保留 4 位小数。",
+    "sheet.intro": "请手算每一步，并把答案写在方框中。"
+    "能简短写出精确值（整数、分数、√2）的写精确值，否则保留 {places} 位小数。"
+    "每一步下方的空白处写计算过程。",
+    "sheet.sentence": "句子：",
+    "sheet.vocabulary": "词表（每个词元的 id 就是它的位置）：",
+    "sheet.token": "词元",
+    "sheet.id": "id",
+    "sheet.embedding": "嵌入表 E（第 i 行是 id 为 i 的词元的嵌入，从 0 开始计数）和权重矩阵：",
+    "sheet.working": "计算过程：",
     "sheet.tokens": "词元：",
     "sheet.scale": "注意力分数除以",
-    "sheet.no_scale": "本题不对分数做缩放：d_k = {d_k} 时 √d_k 不是整数，缩放后的分数不便手算。",
     "sheet.causal": "因果掩码：查询 i 只能关注键 1 … i；被掩码的分数为 −∞，其权重为 0。",
+    "sheet.no_scale": "本题不对分数做缩放：d_k = {d_k} 时 √d_k 不是整数，缩放后的分数不便手算。",
     "sheet.summary": "全部答案",
     "exercise.title": "注意力练习 {label}",
     "exercise.for": "{title}（{student}）",
     "exercise.key": "{title}（答案）",
     "exercise.tokens": "我 爱 吃 苹果 和 香蕉 今天 很",
+    "exercise.vocabulary": "我 你 爱 吃 苹果 香蕉 今天 很 好 猫",
     # -- HTML 页面 ----------------------------------------------------------------------
     "html.contents": "目录",
     "html.subtitle": "逐步手算注意力：每一步先写公式，再代入数值，给出精确值和小数。",
@@ -210,4 +238,85 @@ WORDS: dict[str, str] = {
     "mistake.pe_added_after_projection": "投影后才加位置编码",
     "mistake.rope_pairs_wrong": "RoPE 配对错误",
     "mistake.column_layout_transposed": "用了行布局而不是列布局",
+    # -- Moodle 测验 --------------------------------------------------------------------
+    "moodle.intro": "请手算每一步，把每个元素以小数填入对应的空格，保留 {places} 位小数"
+    "（不要写分数或根式：写 2.5，不要写 5/2）。",
+    "moodle.no_scale": "本题不对分数做缩放。",
+    "moodle.mask": "掩码：表中为 0 的位置，分数为 −∞，其权重为 0。",
+    "moodle.neg_inf": "被掩码的分数请填 -inf。",
+    "moodle.text": "句子：",
+    "moodle.vocabulary": "词表与嵌入行：",
+    "moodle.right": "正确。",
+    "moodle.join": "",
+    "moodle.general": "每个空格允许 ±{tolerance} 的误差。若填入的错误数值正是某种常见错误"
+    "所得的结果，反馈会指出这个错误。",
+    # -- 自测页 ---------------------------------------------------------------------------
+    "selfcheck.subtitle": "自测：输入答案，每个分量随输随判。",
+    "selfcheck.intro": "在每个方框中填写对应的分量：✓ 表示正确，✗ 表示错误，? 表示无法识别为数。"
+    "如果某一步的错误能由常见错误解释，会在该步下方指出。"
+    "可以写 0.1070、0,1070、3/4、√2、5√2/2、e^2/(e^2 + e^5)、10.7% 或 -inf。",
+    "selfcheck.places": "能写精确值（整数、分数）时写精确值，否则保留 {places} 位小数。",
+    "selfcheck.no_places": "能写精确值时写精确值；小数与正确值相差不超过其末位的一个单位即为正确。",
+    "selfcheck.noscript": "判分需要 JavaScript，而本浏览器已将其关闭：开启后即可随输随看 ✓ 和 ✗。"
+    "也可以打印本页，手工填写。",
+    "selfcheck.embedding": "这些编号在嵌入表 E 中对应的行：",
+    "selfcheck.mask": "掩码：查询 i 能看到键 j 处为 1，不能看到处为 0。"
+    "被掩码的分数为 −∞，其权重为 0。",
+    "selfcheck.mark.ok": "正确",
+    "selfcheck.mark.wrong": "错误",
+    "selfcheck.mark.too_coarse": "小数位数不够",
+    "selfcheck.mark.invalid": "不是数",
+    "selfcheck.invalid": "无法识别为数；请写成 0.1070、3/4、√2 或 e^2/(e^2 + e^5) 这样的形式",
+    "selfcheck.exact_close": "被当作精确值读入，但它不等于该分量的精确值；如果想写近似值，请写小数",
+    "selfcheck.entry_note": "{name}：{message}",
+    "selfcheck.tally": "{total} 个中对了 {right} 个",
+    "selfcheck.total": "目前共 {total} 个分量，对了 {right} 个。",
+    "selfcheck.footer": "由 symattn {version} 生成。答案只在本页内检查，不会发送到任何地方。",
+    # -- 分组的 K/V 头、解码一步、编码器块 (docs/topics.md) -----------------------------------
+    "title.cache_K": "键缓存",
+    "title.cache_V": "值缓存",
+    "title.decode": "用 K/V 缓存解码一步",
+    "title.X_norm": "前置归一化：输入的 LayerNorm",
+    "title.residual": "残差连接",
+    "title.norm": "LayerNorm（层归一化）",
+    "title.ffn_hidden": "前馈网络：隐藏层（ReLU）",
+    "title.ffn_output": "前馈网络：输出",
+    "title.block_output": "编码器块的输出",
+    "derive.kv_groups": "分组查询注意力：{heads} 个查询头共用 {groups} 个键/值头，每组 {size} "
+    "个查询头（{assignment}）；同组的头 K 和 V 相同。",
+    "derive.kv_one": "多查询注意力：{heads} 个查询头共用一个键/值头，所以每个头的 K 和 V 都相同。",
+    "derive.kv_group": "第 {heads} 个头用第 {group} 个键/值头",
+    "derive.block_post": "编码器块（后置归一化）：对残差 X + O 做归一化，前馈网络读取归一化后的行，"
+    "块的输出是 LN(Z + FFN(Z))。",
+    "derive.block_pre": "编码器块（前置归一化）：注意力读取 LN(X)，残差是 X + O，前馈网络读取 "
+    "LN(R)，块的输出是 R + FFN(LN(R))。",
+    "derive.cache": "解码器保留已经见过的词元的键和值（第 1 … {last} 行）；新词元只添加自己的一行，"
+    "从不改动它们：",
+    "derive.decode": "新词元（第 {n} 行）关注 {cached} 个缓存的键和它自己的键；后面的词元还不存在，"
+    "所以不需要掩码：",
+    "derive.decode_scores": "它的分数，每个缓存的键一个，外加它自己的：",
+    "derive.decode_weights": "它的权重，即这些分数的 softmax：",
+    "derive.decode_output": "它的输出，即缓存的值和它自己的值的加权和：",
+    "derive.decode_same": "这正是上面用整个因果矩阵算出的输出的第 {n} 行：数值相同，而不必重新计算"
+    "前面的行。",
+    "derive.decode_differs": "这与上面输出的第 {n} 行不同。",
+    "derive.residual": "残差连接把输入逐项加回来：",
+    "derive.layer_norm": "LayerNorm 对每一行单独归一化（在它的 d_model 个分量上），"
+    "再乘以 γ、加上 β：",
+    "derive.layer_norm_eps": "方差是有偏的（除以 d_model，而不是 d_model − 1），"
+    "ε = {eps} 是精确值，所以 σ² + ε 是有理数；行是有理数时，它的平方根是一个根式。",
+    "derive.layer_norm_stats": "这一行的均值和方差（d_model = {d}）：",
+    "derive.relu": "ReLU 保留正的分量，其余置为 0：max(0, ·)。",
+    "diagnosis.layernorm_unbiased_variance": "{entries}：方差除以了 d_model − 1 = {d_minus}；"
+    "LayerNorm 用有偏方差，σ² = Σₖ (xₖ − μ)² / d_model。",
+    "diagnosis.gqa_group_wrong": "{entries}：查询头轮流配了键/值头（第 1 个头配第 1 个，第 2 个头"
+    "配第 2 个，…）；分组查询注意力中相邻的查询头共用一个键/值头：{assignment}。",
+    "diagnosis.decode_uses_future": "{entries}：查询关注了后面的词元，也就是未来；解码器只能看到"
+    "它自己及之前的词元（j ≤ i），就像用 K/V 缓存解码一步时那样。",
+    "mistake.layernorm_unbiased_variance": "LayerNorm 用了无偏方差",
+    "mistake.gqa_group_wrong": "查询头配错了键/值头",
+    "mistake.decode_uses_future": "关注了未来的词元",
+    # -- 主题的组合 ----------------------------------------------------------------------
+    "derive.block_positions": "有位置编码时，编码器块中的 X 指 X̃ = X + P："
+    "残差加回的正是注意力读入的矩阵。",
 }

@@ -1,7 +1,8 @@
-"""How the kinds of docs/topics.md are written: sums entry by entry (X + P, an additive mask),
-the sinusoidal table, RoPE's rotations, and additive attention's hidden vectors and
-tanh scores.  Each method writes its general formula, one row (or pair of rows) with
-the numbers substituted, the exact values and their decimals, then the matrix.
+"""How the kinds of positions, RoPE and additive attention are written: the sinusoidal
+table, RoPE's rotations, and additive attention's hidden vectors and tanh scores (X + P
+and an additive mask are sums entry by entry, :func:`.kinds_block.add`).  Each method
+writes its general formula, one row (or pair of rows) with the numbers substituted,
+the exact values and their decimals, then the matrix.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..entries import Ref
-from ..numbers import NegInf, Surd, angle, to_sympy
+from ..numbers import Surd, angle, to_sympy
 from ..steps import Kind, Step
 from .math import (
     Concat,
@@ -29,7 +30,7 @@ from .math import (
 )
 from .walker import KindMethod, Walker
 
-__all__ = ["TOPIC_KINDS"]
+__all__ = ["POSITION_KINDS"]
 
 
 def _call(function: str, argument: Math) -> Math:
@@ -48,27 +49,6 @@ def _rows(walk: Walker, step: Step) -> list[int]:
     if rows == [0] and step.shape[0] > 1:
         rows = [0, 1]
     return rows
-
-
-def add(walk: Walker, step: Step) -> None:
-    left, right = step.operands
-    walk.say(walk.words("derive.general"))
-    walk.show([Line(Name(step.id), (("=", Sum((Name(left), Name(right)))),), aligned=False)])
-    for i in walk.expanded(step):
-        walk.heading_row(step, i)
-        lines = []
-        for r, j in walk.cells(step, i):
-            (a_ref, a), (b_ref, b) = _entry(walk, left, r, j), _entry(walk, right, r, j)
-            names = Sum((Name(left, r, j), Name(right, r, j)))
-            if isinstance(step.exact[r][j], NegInf):
-                lines.append(Line(Name(step.id, r, j), (("=", names), ("=", Sym("neg_inf")))))
-                continue
-            numbers = Sum((walk.number(a_ref, a), walk.number(b_ref, b)))
-            parts: tuple[tuple[str, Math], ...] = (("=", names), ("=", numbers))
-            lines.append(Line(Name(step.id, r, j), parts, walk.result(step, r, j)))
-        walk.show(lines)
-        walk.more(step)
-    walk.all_rows(step)
 
 
 def _power(base: Any, twice_i: int, width: int) -> Math:
@@ -254,8 +234,7 @@ def tanh_score(walk: Walker, step: Step) -> None:
     walk.all_rows(step)
 
 
-TOPIC_KINDS: dict[Kind, KindMethod] = {
-    Kind.ADD: add,
+POSITION_KINDS: dict[Kind, KindMethod] = {
     Kind.POSITIONS: positions,
     Kind.ROTATE: rotate,
     Kind.ADDITIVE_HIDDEN: additive_hidden,

@@ -1,0 +1,151 @@
+"""Grading a class: every submission against its own student's problem, and points.
+
+Points come from the manifest (one per step the sheet asks for, unless the teacher set
+others).  Within a step each entry earns an equal share of the step's points: a right
+entry its whole share, an entry right from the student's own earlier numbers (error
+carried forward) ``ecf_credit`` of it, an entry with the right value but too few places
+``coarse_credit`` of it, anything else nothing.  So a step carried forward throughout
+earns ``ecf_credit`` of its points, and a step half right half of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from ..check import CheckResult, check
+from ..compute import derivation
+from ..derivation import Derivation
+from ..errors import SymattnError
+from ..load import load
+from .manifest import Entry, Manifest, read_manifest
+from .submissions import Matched, Skipped, match_submissions
+
+__all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "step_marks"]
+
+
+@dataclass(frozen=True)
+class StepMark:
+    id: str
+    points: Fraction
+    earned: Fraction
+
+
+def step_marks(
+    result: CheckResult, entry: Entry, ecf_credit: Fraction, coarse_credit: Fraction
+) -> list[StepMark]:
+    """The points each step of the sheet earned in ``result``."""
+    by_id = {s.id: s for s in result.steps}
+    credit = {"ok": Fraction(1), "carried": ecf_credit, "too_coarse": coarse_credit}
+    marks = []
+    for step_id, points in entry.points.items():
+        step = by_id.get(step_id)
+        earned = Fraction(0)
+        if step is not None and step.error is None and step.total:
+            share = sum((credit.get(e.status, Fraction(0)) for e in step.entries), Fraction(0))
+            earned = points * share / step.total
+        marks.append(StepMark(step_id, points, earned))
+    return marks
+
+
+@dataclass
+class Graded:
+    """One student's row: their submission (if any), its result, their points."""
+
+    entry: Entry
+    file: Path | None = None
+    result: CheckResult | None = None
+    error: str | None = None
+    marks: list[StepMark] = field(default_factory=list)
+
+    @property
+    def score(self) -> Fraction:
+        return sum((m.earned for m in self.marks), Fraction(0))
+
+    @property
+    def max_score(self) -> Fraction:
+        return self.entry.max_score
+
+    @property
+    def percent(self) -> Fraction:
+        return 100 * self.score / self.max_score if self.max_score else Fraction(0)
+
+    @property
+    def verdict(self) -> str:
+        """``correct``, ``incorrect``, ``missing`` (nothing handed in) or ``error``."""
+        if self.error is not None:
+            return "error"
+        if self.result is None:
+            return "missing"
+        return self.result.verdict
+
+    @property
+    def diagnoses(self) -> list[str]:
+        if self.result is None:
+            return []
+        out = [f"{s.id}:{d.id}" for s in self.result.steps for d in s.diagnosis]
+        return out + [f"{s.id}:carried_forward" for s in self.result.steps if s.carried_forward]
+
+
+@dataclass
+class ClassGrades:
+    directory: Path
+    manifest: Manifest
+    rows: list[Graded]
+    matched: Matched
+
+    @property
+    def unmatched(self) -> list[Skipped]:
+        return self.matched.unmatched
+
+    @property
+    def exit_status(self) -> int:
+        """0 when every submission was matched and read; 1 when something was not."""
+        trouble = self.unmatched or self.matched.conflicts
+        return 1 if trouble or any(r.error for r in self.rows) else 0
+
+
+def _key(directory: Path, entry: Entry) -> Derivation:
+    problem = directory / "teacher" / entry.folder / "problem.toml"
+    if not problem.is_file():
+        raise SymattnError(f"{problem}: missing (the class set is incomplete)")
+    return derivation(load(problem))
+
+
+def grade_class(
+    directory: str | Path,
+    submissions: str | Path,
+    *,
+    tolerance: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ClassGrades:
+    """Mark every submission in ``submissions`` against its own student's problem in the
+    class set ``directory``; a bad file is reported in its row and the rest are marked."""
+    directory = Path(directory)
+    manifest = read_manifest(directory)
+    matched = match_submissions(Path(submissions), manifest.students)
+    rows: list[Graded] = []
+    total = len(manifest.students)
+    for number, entry in enumerate(manifest.students, start=1):
+        row = Graded(entry, matched.files.get(entry.folder))
+        if entry.folder in matched.conflicts:
+            names = ", ".join(str(p) for p in matched.conflicts[entry.folder])
+            row.error = f"more than one submission ({names}); none was marked"
+        elif row.file is not None:
+            try:
+                row.result = check(_key(directory, entry), row.file, tolerance=tolerance)
+                row.marks = step_marks(
+                    row.result, entry, manifest.ecf_credit, manifest.coarse_credit
+                )
+            except SymattnError as exc:
+                row.error = str(exc)
+            except (ArithmeticError, ValueError, RecursionError, MemoryError) as exc:
+                row.error = f"{row.file}: cannot be marked ({type(exc).__name__})"
+        if not row.marks:
+            row.marks = [StepMark(s, p, Fraction(0)) for s, p in row.entry.points.items()]
+        rows.append(row)
+        if progress is not None:
+            progress(number, total)
+    return ClassGrades(directory, manifest, rows, matched)

@@ -1,0 +1,175 @@
+"""What grading a class writes: ``grades.csv``, the Moodle gradebook import, a summary
+on the terminal and JSON.
+
+Every CSV cell goes through :func:`csv_cell`: a cell a spreadsheet would run as a
+formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a
+leading apostrophe, and line breaks inside a cell become spaces, so a student named
+``=HYPERLINK(…)`` stays a name.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from typing import Any
+
+from ..numbers import round_half_away
+from ..render.text import width
+from ..render.walker import title_of
+from ..words import Words, words
+from .grading import ClassGrades, Graded
+
+__all__ = ["csv_cell", "grades_csv", "grades_json", "grades_text", "moodle_grades_csv", "points"]
+
+COLUMNS = (
+    "id",
+    "email",
+    "name",
+    "file",
+    "score",
+    "max_score",
+    "percent",
+    "verdict",
+    "first_error",
+    "diagnoses",
+)
+
+
+def csv_cell(text: str) -> str:
+    """``text`` safe in a spreadsheet cell.
+
+    >>> csv_cell("=1+1"), csv_cell("-3"), csv_cell("Ada"), csv_cell("a\\r\\nb")
+    ("'=1+1", "'-3", 'Ada', 'a b')
+    """
+    flat = " ".join(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return "'" + flat if flat[:1] in ("=", "+", "-", "@", "\t") else flat
+
+
+def points(value: Fraction) -> str:
+    """Points with at most two decimals and no trailing zeros: 7, 5.5, 2.67."""
+    text = round_half_away(value, 2)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _rows(grades: ClassGrades) -> list[list[str]]:
+    steps = list(dict.fromkeys(s for r in grades.rows for s in r.entry.points))
+    out = [[*COLUMNS, *steps]]
+    for row in grades.rows:
+        marks = {m.id: points(m.earned) for m in row.marks}
+        first = row.result.first_error if row.result is not None else None
+        cells = [
+            row.entry.id,
+            row.entry.email,
+            row.entry.name or row.entry.folder,
+            str(row.file) if row.file is not None else "",
+            points(row.score),
+            points(row.max_score),
+            round_half_away(row.percent, 1),
+            row.verdict,
+            first or "",
+            ";".join(row.diagnoses) if row.error is None else row.error,
+            *(marks.get(s, "") for s in steps),
+        ]
+        out.append(cells)
+    return out
+
+
+def _csv(rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for row in rows:
+        writer.writerow([csv_cell(c) for c in row])
+    return buffer.getvalue()
+
+
+def grades_csv(grades: ClassGrades) -> str:
+    """One row per student: the columns of :data:`COLUMNS`, then the points per step."""
+    return _csv(_rows(grades))
+
+
+def moodle_grades_csv(grades: ClassGrades, lang: str = "en") -> str:
+    """The gradebook import: ``Email address`` (or ``ID number`` when the roster had no
+    emails), the grade in points and a line of feedback; students who handed nothing in
+    are left out, so their grade in Moodle is not touched."""
+    w = words(lang)
+    by_email = all(r.entry.email for r in grades.rows)
+    head = "Email address" if by_email else "ID number"
+    rows = [[head, "Grade", "Feedback"]]
+    for row in grades.rows:
+        if row.result is None:
+            continue
+        ident = row.entry.email if by_email else row.entry.id
+        if not ident:
+            continue
+        rows.append([ident, points(row.score), _feedback_line(row, w)])
+    return _csv(rows)
+
+
+def _feedback_line(row: Graded, w: Words) -> str:
+    score = w("grade.points", score=points(row.score), max=points(row.max_score))
+    if row.result is None or row.result.first_error is None:
+        return score
+    title = title_of(row.result.derivation.step(row.result.first_error), w)
+    return score + " " + w("grade.first_error", step=title)
+
+
+def grades_text(grades: ClassGrades, lang: str = "en") -> str:
+    """A summary to read on the terminal: one line per student, then what was not marked."""
+    w = words(lang)
+    head = [w("grade.student"), w("grade.score"), w("grade.verdict"), w("grade.notes")]
+    table = [head]
+    for row in grades.rows:
+        score = f"{points(row.score)}/{points(row.max_score)}"
+        notes = row.error or ", ".join(row.diagnoses)
+        table.append(
+            [row.entry.name or row.entry.folder, score, w(f"grade.verdict.{row.verdict}"), notes]
+        )
+    widths = [max(width(r[k]) for r in table) for k in range(3)]
+    lines = [
+        "  ".join(r[k] + " " * (widths[k] - width(r[k])) for k in range(3)) + "  " + r[3]
+        for r in table
+    ]
+    lines = [line.rstrip() for line in lines]
+    for skipped in grades.unmatched:
+        why = w(f"grade.why.{skipped.why}", detail=skipped.detail)
+        lines.append(w("grade.unmatched", file=str(skipped.path), why=why))
+    return "\n".join(lines) + "\n"
+
+
+def grades_json(grades: ClassGrades, lang: str = "en", show_key: bool = True) -> dict[str, Any]:
+    students = []
+    for row in grades.rows:
+        item: dict[str, Any] = {
+            "id": row.entry.id,
+            "email": row.entry.email,
+            "name": row.entry.name,
+            "folder": row.entry.folder,
+            "file": str(row.file) if row.file is not None else None,
+            "score": points(row.score),
+            "max_score": points(row.max_score),
+            "percent": round_half_away(row.percent, 1),
+            "verdict": row.verdict,
+            "first_error": row.result.first_error if row.result is not None else None,
+            "diagnoses": row.diagnoses,
+            "steps": {
+                m.id: {"points": points(m.points), "earned": points(m.earned)} for m in row.marks
+            },
+        }
+        if row.error is not None:
+            item["error"] = row.error
+        if row.result is not None:
+            item["check"] = row.result.to_json(lang, show_key=show_key)
+        students.append(item)
+    return {
+        "class": str(grades.directory),
+        "students": students,
+        "unmatched": [
+            {
+                "file": str(s.path),
+                "reason": s.why,
+                "message": words(lang)(f"grade.why.{s.why}", detail=s.detail),
+            }
+            for s in grades.unmatched
+        ],
+    }

@@ -1,0 +1,199 @@
+/* symattn: the self-check page, marking each entry as it is typed.
+ *
+ * The rules (rules(), which Node also loads for the tests) are those of `symattn check`
+ * (symattn/check/marking.py, compare.py and diagnose.py): an entry is read by
+ * SymattnReader (the port of symattn's reader); it is `ok` when it is within one unit of
+ * its last written place of the key (an exact answer: equal, within 1e-30), the
+ * difference taken to 28 digits as Python's default decimal context takes it;
+ * `too_coarse` when it is right but written with fewer places than asked and not exactly
+ * the key; `invalid` when it cannot be read; `wrong` otherwise.  A step with a wrong entry
+ * is explained by each mistake model whose values fit every entry typed in the step (and
+ * the key does not); weaker models only when no other fits.  The key's values and the
+ * mistakes' values come from the page's data: the page computes nothing about attention.
+ * Errors carried from the student's own earlier numbers are not recomputed here.
+ */
+(function (root) {
+  "use strict";
+  const DIGITS = 28; // the precision of check's comparisons
+  const MARKS = { ok: "✓", wrong: "✗", too_coarse: "✗", invalid: "?" };
+
+  /** The rules of marking, given the reader R and the decimal places asked (or null). */
+  function rules(R, places) {
+    const EXACT = R.parseDecimal("1E-30"); // compare.EXACT_TOLERANCE
+    const CLOSE = R.parseDecimal("0.05"); // marking.CLOSE
+
+    function distance(value, expected) {
+      return R.abs(R.sub(value, expected, DIGITS));
+    }
+
+    /** compare.close: within the reading's radius (exact: 1e-30) of the expected value. */
+    function close(reading, expected) {
+      const value = reading.value;
+      if (value.inf || expected.inf) {
+        return value.inf && expected.inf && value.neg === expected.neg;
+      }
+      const tolerance = reading.radius.isZero() ? EXACT : R.add(reading.radius, R.ZERO, DIGITS);
+      return R.cmp(distance(value, expected), tolerance) <= 0;
+    }
+
+    /** marking.Marker._too_coarse */
+    function tooCoarse(reading, expected) {
+      if (places === null || reading.places === null || reading.places >= places) return false;
+      return !(!expected.inf && R.cmp(distance(reading.value, expected), EXACT) <= 0);
+    }
+
+    /** An exact answer near the key but not equal to it (marking: "read as exact"). */
+    function exactClose(reading, expected) {
+      if (!reading.radius.isZero() || expected.inf || reading.value.inf) return false;
+      const one = R.cmp(R.abs(expected), R.ONE) > 0 ? R.abs(expected) : R.ONE;
+      return R.cmp(distance(reading.value, expected), R.mul(CLOSE, one, DIGITS)) <= 0;
+    }
+
+    /** One entry as typed: null (nothing typed) or {status, reading, note}, where note
+     *  is "too_coarse", "invalid", "exact_close" or "". */
+    function mark(text, expected) {
+      const read = R.readEntry(text);
+      if (read === null) return null;
+      if (!read.ok) return { status: "invalid", reading: null, note: "invalid" };
+      const reading = read.reading;
+      let status = close(reading, expected) ? "ok" : "wrong";
+      let note = "";
+      if (status !== "wrong" && tooCoarse(reading, expected)) {
+        status = "too_coarse";
+        note = "too_coarse";
+      } else if (status === "wrong" && exactClose(reading, expected)) {
+        note = "exact_close";
+      }
+      return { status, reading, note };
+    }
+
+    /** diagnose.Diagnoser: the mistakes whose values fit every entry typed in the step
+     *  (entries: [{i, j, status, reading}], 0-based); weaker ones only when no other fits.
+     *  (The key cannot fit: an entry is wrong.) */
+    function diagnose(entries, mistakes) {
+      const typed = entries.filter((e) => e.reading !== null);
+      if (!typed.some((e) => e.status === "wrong")) return [];
+      const fits = (values) => typed.every((e) => close(e.reading, values[e.i][e.j]));
+      for (const weaker of [false, true]) {
+        const found = [];
+        const seen = new Set();
+        for (const mistake of mistakes) {
+          if (mistake.weaker !== weaker || seen.has(mistake.id)) continue;
+          if (fits(mistake.values)) {
+            found.push(mistake);
+            seen.add(mistake.id);
+          }
+        }
+        if (found.length) return found;
+      }
+      return [];
+    }
+
+    return { close, tooCoarse, exactClose, mark, diagnose };
+  }
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
+  }
+
+  /** The page: every input marked as it is typed. */
+  function run(R, document) {
+    const data = JSON.parse(document.getElementById("symattn-self-check").textContent);
+    const WORDS = data.words;
+    const marking = rules(R, data.places);
+    const NOTES = {
+      too_coarse: WORDS.too_coarse_note,
+      invalid: WORDS.invalid_note,
+      exact_close: WORDS.exact_close_note,
+    };
+    const matrix = (rows) => rows.map((row) => row.map(R.parseDecimal));
+    const steps = data.steps.map((step) => ({
+      id: step.id,
+      key: matrix(step.key),
+      mistakes: step.mistakes.map((m) => ({ ...m, values: matrix(m.values) })),
+      section: document.querySelector('section.step[data-step="' + CSS.escape(step.id) + '"]'),
+      entries: new Map(), // "i,j" → {i, j, name, status, reading, note}
+    }));
+
+    function markEntry(step, input) {
+      const i = Number(input.dataset.row) - 1;
+      const j = Number(input.dataset.col) - 1;
+      const mark = document.getElementById("mk-" + input.id.slice(3));
+      const entry = marking.mark(input.value, step.key[i][j]);
+      mark.replaceChildren();
+      if (entry === null) {
+        step.entries.delete(i + "," + j);
+        input.removeAttribute("data-status");
+        mark.removeAttribute("data-mark");
+        input.removeAttribute("aria-invalid");
+        mark.removeAttribute("title");
+        return;
+      }
+      step.entries.set(i + "," + j, { ...entry, i, j, name: input.getAttribute("aria-label") });
+      input.setAttribute("data-status", entry.status);
+      input.setAttribute("aria-invalid", entry.status === "ok" ? "false" : "true");
+      mark.setAttribute("data-mark", entry.status); // data-status is the inputs' alone
+      mark.setAttribute("title", WORDS[entry.status]);
+      const said = document.createElement("span");
+      said.className = "vh";
+      said.textContent = " " + WORDS[entry.status];
+      mark.append(MARKS[entry.status], said);
+    }
+
+    function markStep(step) {
+      const ordered = [...step.entries.values()].sort((a, b) => a.i - b.i || a.j - b.j);
+      const notes = step.section.querySelector(".notes");
+      notes.replaceChildren();
+      for (const entry of ordered) {
+        if (!entry.note) continue;
+        const item = document.createElement("li");
+        item.textContent = fill(WORDS.entry_note, { name: entry.name, message: NOTES[entry.note] });
+        notes.appendChild(item);
+      }
+      const shown = step.section.querySelector(".diagnoses");
+      shown.replaceChildren();
+      for (const mistake of marking.diagnose(ordered, step.mistakes)) {
+        const selector = 'template[data-template="' + mistake.template + '"]';
+        shown.appendChild(document.querySelector(selector).content.firstElementChild.cloneNode(true));
+      }
+      const total = step.key.length * step.key[0].length;
+      const right = ordered.filter((e) => e.status === "ok").length;
+      const tally = step.section.querySelector(".tally");
+      tally.textContent = ordered.length ? fill(WORDS.tally, { right, total }) : "";
+      tally.classList.toggle("ok", right === total);
+    }
+
+    function markTotal() {
+      let right = 0;
+      let total = 0;
+      for (const step of steps) {
+        total += step.key.length * step.key[0].length;
+        for (const entry of step.entries.values()) right += entry.status === "ok";
+      }
+      document.getElementById("total").textContent = fill(WORDS.total, { right, total });
+    }
+
+    const inputs = [...document.querySelectorAll("input[data-step]")];
+    const byId = new Map(steps.map((step) => [step.id, step]));
+    for (const input of inputs) {
+      const step = byId.get(input.dataset.step);
+      input.addEventListener("input", () => {
+        markEntry(step, input);
+        markStep(step);
+        markTotal();
+      });
+      input.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter") return; // Enter: on to the next box, as in a spreadsheet
+        event.preventDefault();
+        const next = inputs[inputs.indexOf(input) + 1];
+        if (next) next.focus();
+      });
+      if (input.value) markEntry(step, input); // a value the browser kept from last time
+    }
+    steps.forEach(markStep);
+    markTotal();
+  }
+
+  if (typeof module === "object" && module.exports) module.exports = { rules, MARKS };
+  else run(root.SymattnReader, root.document);
+})(typeof globalThis !== "undefined" ? globalThis : this);

@@ -1,0 +1,380 @@
+"""The offline self-check page: the given matrices, a box per entry, marked as one types.
+
+:func:`render_self_check` writes one self-contained HTML5 page (its style, script and
+data inline; nothing fetched, so it works from ``file://``): the given matrices and
+sentences of the exercise sheet, typeset as on the derivation page; then, for each step,
+one ``<input>`` per entry laid out as the matrix.  The page's script marks each entry as
+it is typed, by the rules of ``symattn check``: the reader of answers is a port of
+symattn's own (``self_check_reader.js``, tested against the Python reader), the
+tolerance is one unit of the last place written (exact answers: equal), and ``places``
+makes a decimal with fewer places ``too_coarse``.  When a step has a wrong entry and
+every entry typed fits what a mistake model gives (and not the key), the page names the
+mistake with its sentence (:func:`~symattn.check.tables.mistake_tables`).
+
+The page computes nothing about attention: the key's values and each mistake's values
+are embedded as decimal strings, so **the page contains the answers** in its source.
+
+Inputs carry ``data-step``, ``data-row``, ``data-col`` (1-based) and, once something is
+typed, ``data-status`` (``ok``, ``wrong``, ``too_coarse``, ``invalid``); a diagnosis
+shows as an element with ``data-diagnosis`` (the mistake's id).
+
+>>> import symattn
+>>> key = symattn.derive({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
+>>> text = render_self_check(key, steps=["weights", "output"])
+>>> text.count("<input"), 'data-step="weights" data-row="1" data-col="2"' in text
+(3, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from math import isqrt
+from typing import Any
+
+from ..check import answer_steps
+from ..check.diagnose import entry_name
+from ..check.tables import mistake_tables
+from ..derivation import Derivation
+from ..errors import SymattnError
+from ..numbers import Surd
+from ..printing import Notation
+from ..render.blocks import Display, Sentence
+from ..render.html import display_html, inline_html, message_html, sentence_html
+from ..render.html_page import esc, page
+from ..render.math import Cell, Join, Label, Line, Lit, Math, Name, Relation, Sub, Sym, Table, Value
+from ..render.mathml import math_element, serialize
+from ..render.tex import TexPrinter
+from ..render.walker import title_of
+from ..steps import Kind
+from ..version import __version__
+from ..words import Words, words
+
+__all__ = ["SELF_CHECK_CSS", "render_self_check", "script"]
+
+#: The page's own style: the answer grids, the marks, and what print and a phone do.
+SELF_CHECK_CSS = """\
+table.vocabulary{border-collapse:collapse;margin:.3rem 0}
+table.vocabulary td,table.vocabulary th{border:1px solid #ccd;padding:.15rem .6rem;
+text-align:center}
+.answer{display:flex;align-items:center;gap:.6rem;overflow-x:auto;padding:.3rem .1rem}
+.answer>.lhs{white-space:nowrap}
+table.grid{border-collapse:separate;border-spacing:0}
+table.grid th{font-weight:400;color:var(--muted);font-size:.85rem;padding:0 .4rem}
+table.grid td{white-space:nowrap;padding:.18rem .2rem}
+table.grid td.l{border-left:2px solid var(--ink);padding-left:.45rem}
+table.grid td.r{border-right:2px solid var(--ink);padding-right:.45rem}
+table.grid tr.t td.l{border-top-left-radius:7px}
+table.grid tr.t td.r{border-top-right-radius:7px}
+table.grid tr.b td.l{border-bottom-left-radius:7px}
+table.grid tr.b td.r{border-bottom-right-radius:7px}
+table.grid input{width:6.4rem;font:inherit;font-variant-numeric:tabular-nums;padding:.2rem .35rem;\
+border:1px solid #8c959f;border-radius:4px;background:#fff;color:var(--ink)}
+table.grid input:focus{outline:2px solid var(--link);outline-offset:1px}
+input[data-status=ok]{border-color:var(--ok);background:#eef8f0}
+input[data-status=wrong],input[data-status=too_coarse]{border-color:var(--bad);background:#fdf0ee}
+input[data-status=invalid]{border-color:var(--warn);background:#fff8e6}
+.mark{display:inline-block;min-width:1.1em;margin-left:.15rem;font-weight:700;text-align:center}
+.mark[data-mark=ok]{color:var(--ok)}
+.mark[data-mark=wrong],.mark[data-mark=too_coarse]{color:var(--bad)}
+.mark[data-mark=invalid]{color:var(--warn)}
+.tally{font-size:.85rem;font-weight:600;color:var(--muted);white-space:nowrap}
+.notes{margin:.2rem 0;padding-left:1.2rem}
+.notes:empty{display:none}
+noscript p{border-left:3px solid var(--bad);padding:.2rem .8rem}
+@media (max-width:30rem){.answer{flex-wrap:wrap;gap:.2rem .5rem}\
+table.grid input{width:3.9rem;padding:.15rem .25rem;font-size:14px}\
+table.grid td{padding:.12rem .05rem}table.grid th{padding:0 .25rem}\
+.mark{min-width:.9em;margin-left:.05rem}}
+@media print{table.grid input{border:none;border-bottom:1px solid #000;border-radius:0;\
+background:none}.answer{overflow:visible}section.step{break-inside:avoid}}
+"""
+
+
+@cache
+def script(name: str) -> str:
+    """One of the page's scripts (``self_check_reader.js``, ``self_check.js``)."""
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    if "</" in text:  # would close the inline <script> early
+        raise ValueError(f"{name} must not contain '</'")
+    return text
+
+
+def _json(data: Any) -> str:
+    """JSON that can stand inside a ``<script>`` element as it is."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _decimal(value: Decimal | None) -> str:
+    return "0" if value is None else str(value)
+
+
+def _table(matrix: Sequence[Sequence[object]]) -> Table:
+    """A given matrix in full (an exercise needs every entry: nothing elided)."""
+    cells = tuple(tuple(Cell(x) for x in row) for row in matrix)
+    return Table(cells, tuple(range(len(matrix))), tuple(range(len(matrix[0]))))
+
+
+def _default_steps(key: Derivation, vocabulary: bool) -> list[str]:
+    """Every answer step but those the problem gives (X, unless it is looked up from
+    text; dO when it is given).  The lookup (ids, X) is asked for only when the page can
+    show the whole vocabulary and table (else showing the rows used would give it away)."""
+    lookup = () if vocabulary else ("tokens", "X")
+    return [s for s in answer_steps(key) if key.step(s).kind != Kind.GIVEN and s not in lookup]
+
+
+# -- the given part ---------------------------------------------------------------------
+def _vocabulary_html(
+    text: str, vocabulary: Sequence[tuple[str, Sequence[object]]], w: Words, printer: TexPrinter
+) -> list[str]:
+    """The sentence, the whole vocabulary (id = position) and the whole embedding table."""
+    head = "".join(f"<td>{esc(token)}</td>" for token, _ in vocabulary)
+    ids = "".join(f"<td>{i}</td>" for i in range(len(vocabulary)))
+    table = [[Surd.rational(Fraction(str(v))) for v in row] for _, row in vocabulary]
+    return [
+        f"<p>{esc(w('sheet.sentence'))} {esc(text)}</p>",
+        f"<p>{esc(w('sheet.vocabulary'))}</p>",
+        f'<div class="scroll"><table class="vocabulary"><tr><th scope="row">'
+        f'{esc(w("sheet.token"))}</th>{head}</tr><tr><th scope="row">{esc(w("sheet.id"))}'
+        f"</th>{ids}</tr></table></div>",
+        f"<p>{esc(w('sheet.embedding'))}</p>",
+        display_html(Display((Line(Sym("E"), (("=", _table(table)),), breaks=False),)), printer),
+    ]
+
+
+def _given(
+    key: Derivation,
+    w: Words,
+    printer: TexPrinter,
+    vocabulary: Sequence[tuple[str, Sequence[object]]] = (),
+) -> list[str]:
+    p = key.problem
+    out = [f'<section id="given"><h2>{esc(w("given"))}</h2>']
+    dims: list[Math] = [Relation(Sym("n"), "=", Lit(str(p.n)))]
+    if p.memory is not None:
+        dims.append(Relation(Sym("m"), "=", Lit(str(p.m))))
+    if p.d_model is not None:
+        dims.append(Relation(Sym("d_model"), "=", Lit(str(p.d_model))))
+    dims += [Relation(Sym("d_k"), "=", Lit(str(p.d_k))), Relation(Sym("d_v"), "=", Lit(str(p.d_v)))]
+    out.append(sentence_html(Sentence((Join(tuple(dims), "dims"),)), printer))
+    lookup = p.lookup
+    if lookup is not None and vocabulary:
+        out += _vocabulary_html(lookup.text, vocabulary, w, printer)
+    elif lookup is not None:
+        out.append(f"<p>{message_html(w('derive.split'))}</p>")
+        pieces = Join(tuple(Label(t) for t in lookup.tokens), "bar")
+        ids = Join(
+            tuple(Relation(Label(t), "↦", Lit(str(i))) for t, i in zip(lookup.tokens, lookup.ids)),
+            "list",
+        )
+        split = [Line(Label(lookup.text), (("→", pieces),), breaks=False)]
+        out.append(display_html(Display((*split, Line(None, (("", ids),), breaks=False))), printer))
+        out.append(f"<p>{message_html(w('selfcheck.embedding'))}</p>")
+        assert p.X is not None
+        rows: dict[int, tuple[str, tuple[object, ...]]] = {}
+        for token, token_id, row in zip(lookup.tokens, lookup.ids, p.X):
+            rows.setdefault(token_id, (token, row))
+        lines = [
+            Line(Sub(Sym("E"), f"{token_id},:"), (("=", _table([row])),), breaks=False, note=token)
+            for token_id, (token, row) in sorted(rows.items())
+        ]
+        out.append(display_html(Display(tuple(lines)), printer))
+    elif p.tokens:
+        out.append(f"<p>{esc(w('sheet.tokens'))} {esc(', '.join(p.tokens))}</p>")
+    names = ["memory", "W_Q", "W_K", "W_V", "W_O", "dO"]
+    if lookup is None:
+        names.insert(0, "X")
+    given = [
+        Line(Name(name), (("=", _table(getattr(p, name))),), breaks=False)
+        for name in names
+        if getattr(p, name) is not None
+    ]
+    if p.target is not None:  # the loss ½‖O − T‖² gives dO = O − T
+        given.append(Line(Sym("T"), (("=", _table(p.target)),), breaks=False))
+    out.append(display_html(Display(tuple(given)), printer))
+    out.append(_scale(key, w, printer))
+    out.append(_mask(key, w))
+    out.append("</section>")
+    return [part for part in out if part]
+
+
+def _scale(key: Derivation, w: Words, printer: TexPrinter) -> str:
+    p = key.problem
+    if p.scale is None:
+        square = isqrt(p.d_k) ** 2 == p.d_k
+        said = w("derive.no_scale") if square else w("sheet.no_scale", d_k=p.d_k)
+        return f"<p>{message_html(said)}</p>"
+    c: Math = Value(p.scale)
+    if p.scale_label == "sqrt(d_k)":
+        c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
+    return sentence_html(Sentence((w("sheet.scale") + " ", c, w("period"))), printer)
+
+
+def _mask(key: Derivation, w: Words) -> str:
+    p = key.problem
+    if p.mask is None or p.mask_label == "none":
+        return ""
+    if p.mask_label == "causal":
+        return f"<p>{message_html(w('sheet.causal'))}</p>"
+    rows = " \\\\ ".join(" & ".join("1" if keep else "0" for keep in row) for row in p.mask)
+    matrix = serialize(math_element(f"\\begin{{bmatrix}} {rows} \\end{{bmatrix}}", display=True))
+    return f"<p>{message_html(w('selfcheck.mask'))}</p>" + f'<div class="display">{matrix}</div>'
+
+
+# -- one step: its boxes ----------------------------------------------------------------
+def _grid(key: Derivation, step_id: str) -> str:
+    step = key.step(step_id)
+    rows, cols = step.shape
+    head = ""
+    if step.col_labels:
+        head = "<tr><td></td>" if step.row_labels else "<tr>"
+        head += "".join(f'<th scope="col">{esc(c)}</th>' for c in step.col_labels) + "</tr>"
+    body = []
+    for i in range(rows):
+        cells = []
+        if step.row_labels:
+            cells.append(f'<th scope="row">{esc(step.row_labels[i])}</th>')
+        for j in range(cols):
+            where = f"{esc(step_id)}-{i + 1}-{j + 1}"
+            side = " ".join(c for c, edge in (("l", j == 0), ("r", j == cols - 1)) if edge)
+            cells.append(
+                f'<td class="{side}"><input type="text" id="in-{where}" '
+                f'data-step="{esc(step_id)}" data-row="{i + 1}" data-col="{j + 1}" '
+                f'aria-label="{esc(entry_name(step_id, i, j))}" aria-describedby="mk-{where}" '
+                'autocomplete="off" autocapitalize="off" spellcheck="false">'
+                f'<span class="mark" id="mk-{where}"></span></td>'
+            )
+        edge = " ".join(c for c, on in (("t", i == 0), ("b", i == rows - 1)) if on)
+        body.append(f'<tr class="{edge}">{"".join(cells)}</tr>')
+    return f'<table class="grid" role="presentation">{head}{"".join(body)}</table>'
+
+
+def _step(key: Derivation, step_id: str, number: int, w: Words, printer: TexPrinter) -> str:
+    title = w.heading(number, title_of(key.step(step_id), w))
+    name = inline_html(printer.math(Name(step_id)))
+    return "\n".join(
+        [
+            f'<section id="step-{number}" class="step" data-step="{esc(step_id)}">',
+            f'<h2 id="title-{number}">{esc(title)} <span class="tally"></span></h2>',
+            f'<div class="answer" role="group" aria-labelledby="title-{number}">'
+            f'<span class="lhs">{name} =</span>{_grid(key, step_id)}</div>',
+            '<ul class="notes" aria-live="polite"></ul>',
+            '<div class="diagnoses" aria-live="polite"></div>',
+            "</section>",
+        ]
+    )
+
+
+def _diagnoses(
+    key: Derivation, steps: list[str], places: int | None, w: Words
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """Per step, the mistakes that show in it (their values), and a template each (their
+    sentence, set as on the feedback page)."""
+    found: dict[str, list[dict[str, Any]]] = {s: [] for s in steps}
+    templates: list[str] = []
+    for table in mistake_tables(key, places):
+        for step_id, values in table.values.items():
+            if step_id not in found:
+                continue
+            number = len(templates)
+            message = message_html(table.message(w.lang, step_id))
+            templates.append(
+                f'<template data-template="{number}"><div class="diagnosis" '
+                f'data-diagnosis="{esc(table.id)}"><strong>{esc(w("mistake." + table.id))}'
+                f"</strong> — {message}</div></template>"
+            )
+            found[step_id].append(
+                {
+                    "id": table.id,
+                    "weaker": table.mistake.weaker,
+                    "template": number,
+                    "values": [[_decimal(v) for v in row] for row in values],
+                }
+            )
+    return found, templates
+
+
+def _words(w: Words, places: int | None) -> dict[str, str]:
+    """The page's words that the script shows (``{…}`` filled in by the script)."""
+    said = {status: w(f"selfcheck.mark.{status}") for status in ("ok", "wrong", "too_coarse")}
+    return {
+        **said,
+        "invalid": w("selfcheck.mark.invalid"),
+        "too_coarse_note": w("entry.too_coarse", places=places) if places else "",
+        "invalid_note": w.table["selfcheck.invalid"],
+        "exact_close_note": w.table["selfcheck.exact_close"],
+        "entry_note": w.table["selfcheck.entry_note"],
+        "tally": w.table["selfcheck.tally"],
+        "total": w.table["selfcheck.total"],
+    }
+
+
+def render_self_check(
+    key: Derivation,
+    lang: str = "en",
+    places: int | None = 4,
+    steps: Sequence[str] | None = None,
+    title: str | None = None,
+    notation: str = "matrix",
+    vocabulary: Sequence[tuple[str, Sequence[object]]] = (),
+) -> str:
+    """The self-check page of one exercise (``key``), in ``lang``.
+
+    ``steps``: the steps to answer (default: every answer step but the given ones);
+    ``places``: the decimal places an inexact answer must have (None: any);
+    ``vocabulary``: the whole vocabulary of a problem that starts from text, each token
+    with its embedding row in id order — then the lookup (ids, X) can be asked for."""
+    w = words(lang)
+    problem = key.problem
+    if problem.symbolic:
+        raise SymattnError("a self-check page needs numbers; this problem is symbolic")
+    allowed = answer_steps(key)
+    chosen = list(steps) if steps is not None else _default_steps(key, bool(vocabulary))
+    if problem.lookup is not None and not vocabulary and {"tokens", "X"} & set(chosen):
+        raise SymattnError(
+            "steps: the lookup (tokens, X) can be asked for only with the whole vocabulary"
+        )
+    unknown = [s for s in chosen if s not in allowed]
+    if unknown or not chosen:
+        raise SymattnError(
+            f"steps: expected some of {', '.join(allowed)}, found {', '.join(unknown) or 'none'}"
+        )
+    printer = TexPrinter(Notation.build(notation, problem.renames))
+    mistakes, templates = _diagnoses(key, chosen, places, w)
+    data = {
+        "lang": lang,
+        "places": places,
+        "words": _words(w, places),
+        "steps": [
+            {
+                "id": step_id,
+                "key": [[_decimal(v) for v in row] for row in key.step(step_id).values],
+                "mistakes": mistakes[step_id],
+            }
+            for step_id in chosen
+        ],
+    }
+    intro = w("selfcheck.places", places=places) if places else w("selfcheck.no_places")
+    body = [
+        f'<p class="sub">{esc(w("selfcheck.subtitle"))}</p>',
+        f"<p>{esc(w('selfcheck.intro'))} {esc(intro)}</p>",
+        f"<noscript><p>{esc(w('selfcheck.noscript'))}</p></noscript>",
+        '<p class="tally" id="total" aria-live="polite"></p>',
+        "<main>",
+        *_given(key, w, printer, vocabulary),
+        *(_step(key, s, k, w, printer) for k, s in enumerate(chosen, start=1)),
+        "</main>",
+        *templates,
+        f'<script type="application/json" id="symattn-self-check">{_json(data)}</script>',
+        f"<script>\n{script('self_check_reader.js')}</script>",
+        f"<script>\n{script('self_check.js')}</script>",
+    ]
+    footer = esc(w("selfcheck.footer", version=__version__))
+    head = f"<style>\n{SELF_CHECK_CSS}</style>\n"
+    heading = title or problem.title or w("title")
+    return page(heading, "\n".join(body), lang, footer=footer, head=head)

@@ -1,0 +1,427 @@
+"""The Moodle XML question bank, read back the way Moodle reads it.
+
+The reader here shares nothing with symattn.exercises.moodle: the XML is parsed with
+ElementTree, and every Cloze field with Moodle's own regular expressions, transcribed from
+question/type/multianswer/questiontype.php (``ANSWER_REGEX`` and the loop of
+``qtype_multianswer_extract_question``), then decoded as Moodle decodes it
+(``html_entity_decode``, then ``\\}`` → ``}`` and ``\\#`` → ``#``).  The values are compared
+with ``answers_json`` and with the independent reference computation of tests/reference.py.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import moodle_xml_parser.parser as third_party
+import pytest
+
+from symattn.check import answer_steps
+from symattn.check.diagnose import entry_name
+from symattn.check.tables import mistake_tables
+from symattn.compute import derivation
+from symattn.derivation import Derivation
+from symattn.errors import SymattnError
+from symattn.examples import example_path
+from symattn.exercises import (
+    ExerciseOptions,
+    QuizItem,
+    answers_json,
+    generate,
+    moodle,
+    moodle_quiz,
+)
+from symattn.exercises.cloze import Field
+from symattn.load import load
+
+from .helpers import REGEN, ROOT
+from .html_pages import ENGLISH
+from .reference import attention
+
+# -- Moodle's regular expressions (questiontype.php), in Python -------------------------------
+# PHP's (?<!\\|&|&amp;) has alternatives of different widths, which Python's re does not
+# take; three negative lookbehinds in a row say the same.
+FRACTION = r"=|%(-?[0-9]+(?:[.,][0-9]*)?)%"
+ANSWER = r".+?(?<!\\)(?<!&)(?<!&amp;)(?=[~#}]|$)"
+FEEDBACK = r".*?(?<!\\)(?=[~}]|$)"
+ALTERNATIVE = "(" + FRACTION + ")?(" + ANSWER + ")(#(" + FEEDBACK + "))?"
+NUMBER = r"-?(([0-9]+[.,]?[0-9]*|[.,][0-9]+)([eE][-+]?[0-9]+)?)"
+NUMERICAL_ALTERNATIVE = "^(" + NUMBER + ")(:" + NUMBER + ")?$"
+TYPES = (
+    "(NUMERICAL|NM)|(MULTICHOICE|MC)|(MULTICHOICE_V|MCV)|(MULTICHOICE_H|MCH)|"
+    "(SHORTANSWER|SA|MW)|(SHORTANSWER_C|SAC|MWC)|"
+    "(MULTICHOICE_S|MCS)|(MULTICHOICE_VS|MCVS)|(MULTICHOICE_HS|MCHS)|"
+    "(MULTIRESPONSE|MR)|(MULTIRESPONSE_H|MRH)|(MULTIRESPONSE_S|MRS)|(MULTIRESPONSE_HS|MRHS)"
+)
+START = r"\{([0-9]*):(" + TYPES + "):"
+FIELD = re.compile(START + "(" + ALTERNATIVE + "(~" + ALTERNATIVE + ")*)\\}", re.S)
+# Group numbers, as Moodle's constants name them.
+NORM, TYPE_NUMERICAL, TYPE_SHORTANSWER, ALTERNATIVES = 1, 3, 7, 16
+ALT_FRACTION, ALT_PERCENT, ALT_ANSWER, ALT_FEEDBACK = 1, 2, 3, 5
+NUM_ANSWER, NUM_TOLERANCE = 1, 6
+
+
+@dataclass
+class Alternative:
+    percent: float
+    answer: str
+    tolerance: str | None  # NUMERICAL only
+    feedback: str  # as Moodle stores it (HTML)
+
+    @property
+    def feedback_text(self) -> str:
+        return html.unescape(self.feedback)
+
+
+@dataclass
+class ReadField:
+    weight: int
+    kind: str
+    alternatives: list[Alternative]
+
+
+def _decode(text: str) -> str:
+    return html.unescape(text).replace("\\}", "}").replace("\\#", "#")
+
+
+def read_fields(text: str) -> list[ReadField]:
+    """Every Cloze field of a question text, in order, as Moodle's importer reads them."""
+    fields = []
+    while match := FIELD.search(text):
+        numerical = bool(match.group(TYPE_NUMERICAL))
+        assert numerical or match.group(TYPE_SHORTANSWER), match.group(0)[:80]
+        alternatives = []
+        remaining = match.group(ALTERNATIVES)
+        while alt := re.search("~?" + ALTERNATIVE, remaining, re.S):
+            if alt.group(ALT_FRACTION) == "=":
+                percent = 100.0
+            elif alt.group(ALT_PERCENT):
+                percent = float(alt.group(ALT_PERCENT).replace(",", "."))
+            else:
+                percent = 0.0
+            feedback = _decode(alt.group(ALT_FEEDBACK) or "")
+            number = re.match(NUMERICAL_ALTERNATIVE, alt.group(ALT_ANSWER), re.S)
+            if numerical:
+                assert number, f"not a number Moodle reads: {alt.group(ALT_ANSWER)!r}"
+                answer, tol = number.group(NUM_ANSWER), number.group(NUM_TOLERANCE) or "0"
+            else:
+                answer, tol = _decode(alt.group(ALT_ANSWER)), None
+            alternatives.append(Alternative(percent, answer, tol, feedback))
+            remaining = remaining.split(alt.group(0), 1)[1]
+        assert remaining == "", remaining
+        weight = int(match.group(NORM) or 1)
+        fields.append(ReadField(weight, "NUMERICAL" if numerical else "SHORTANSWER", alternatives))
+        text = text.replace(match.group(0), f"{{#{len(fields)}}}", 1)
+    return fields
+
+
+def read_quiz(xml: str) -> list[tuple[str, str]]:
+    """(name, question text) of every Cloze question; the category first if any."""
+    root = ElementTree.fromstring(xml.encode("utf-8"))
+    assert root.tag == "quiz"
+    out = []
+    for question in root.findall("question"):
+        if question.get("type") == "category":
+            continue
+        assert question.get("type") == "cloze"
+        assert question.find("questiontext").get("format") == "html"  # type: ignore[union-attr]
+        name = question.findtext("name/text")
+        text = question.findtext("questiontext/text")
+        assert name is not None and text is not None
+        out.append((name, text))
+    return out
+
+
+# -- problems --------------------------------------------------------------------------------
+PROBLEM = {
+    "X": [[1, 0, 2], [0, 1, 1], [2, 1, 0]],
+    "W_Q": [[1, 0], [0, 2], [1, 1]],
+    "W_K": [[0, 1], [1, 0], [2, 1]],
+    "W_V": [[1, 2], [0, 1], [1, 0]],
+}
+
+
+def _sheet_steps(key: Derivation) -> tuple[str, ...]:
+    return tuple(s for s in answer_steps(key) if s != "X")
+
+
+def _generated(options: ExerciseOptions, seed: int = 7, count: int = 2) -> list[QuizItem]:
+    return [
+        QuizItem(e.data["title"], e.key, 4, _sheet_steps(e.key))
+        for e in generate(seed, count, options)
+    ]
+
+
+def _loaded(data: dict[str, Any], places: int = 4, name: str = "loaded") -> QuizItem:
+    key = derivation(load(dict(data)))
+    return QuizItem(name, key, places, _sheet_steps(key))
+
+
+CASES = {
+    "generated": lambda: _generated(ExerciseOptions()),
+    "causal": lambda: _generated(ExerciseOptions(mask="causal")),
+    "two_heads": lambda: _generated(ExerciseOptions(heads=2), count=1),
+    "sqrt2": lambda: [_loaded(dict(PROBLEM, scale="sqrt(d_k)"))],  # d_k = 2: irrational
+    "sqrt2_causal_3_places": lambda: [_loaded(dict(PROBLEM, mask="causal"), places=3)],
+    "eighths_2_places": lambda: [  # Q has 1/8 = 0.125: exact, more places than asked
+        _loaded(dict(PROBLEM, X=[["1/8", 0, 2], [0, "5/2", 1], [2, 1, "-1/3"]]), places=2)
+    ],
+    "multihead_example": lambda: [
+        QuizItem("ex", k, 4, _sheet_steps(k)) for k in [derivation(load(example_path("multihead")))]
+    ],
+}
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def case(request: pytest.FixtureRequest) -> tuple[list[QuizItem], str]:
+    items = CASES[request.param]()
+    return items, moodle_quiz(items)
+
+
+def _expected(cell: str, places: int) -> Decimal | None:
+    """What an answers.json cell says the field must hold (None: −∞)."""
+    if cell == "-inf":
+        return None
+    if "/" in cell or re.fullmatch(r"-?\d+", cell):
+        q = Fraction(cell)
+        exact = Decimal(q.numerator) / Decimal(q.denominator)
+        if Fraction(exact) == q:  # a terminating decimal: exactly
+            return exact
+        return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return Decimal(cell)
+
+
+# -- the tests -------------------------------------------------------------------------------
+def test_every_field_equals_answers_json(case: tuple[list[QuizItem], str]) -> None:
+    items, xml = case
+    questions = read_quiz(xml)
+    assert [name for name, _ in questions] == [item.name for item in items]
+    for item, (_, text) in zip(items, questions):
+        fields = iter(read_fields(text))
+        answers = answers_json(item.key, item.places, list(item.steps))
+        assert list(answers) == list(item.steps)
+        for step_id in item.steps:
+            for row in answers[step_id]:
+                for cell in row:
+                    field = next(fields)
+                    expected = _expected(cell, item.places)
+                    right = field.alternatives[0]
+                    assert right.percent == 100
+                    if expected is None:
+                        assert field.kind == "SHORTANSWER"
+                        accepted = {a.answer for a in field.alternatives if a.percent == 100}
+                        assert {"-inf", "−∞", "-infinity", "-\\infty"} <= accepted
+                    else:
+                        assert field.kind == "NUMERICAL"
+                        assert Decimal(right.answer) == expected, (step_id, cell, right.answer)
+                        if "/" in cell and Fraction(cell) == Fraction(expected):
+                            assert Fraction(right.answer) == Fraction(cell)  # 5/2 → 2.5 exactly
+        assert next(fields, None) is None  # no field more than the entries
+
+
+def test_every_field_is_sound(case: tuple[list[QuizItem], str]) -> None:
+    """Right answer first at 100 %, one unit of tolerance, 0 % answers distinct, none
+    within tolerance of the right one, each with a sentence; every step worth the same."""
+    items, xml = case
+    for item, (_, text) in zip(items, read_quiz(xml)):
+        unit = Decimal(1).scaleb(-item.places)
+        fields = read_fields(text)
+        totals: list[int] = []
+        at = 0
+        for step_id in item.steps:
+            rows, cols = item.key.step(step_id).shape
+            step_fields, at = fields[at : at + rows * cols], at + rows * cols
+            assert len({f.weight for f in step_fields}) == 1
+            totals.append(sum(f.weight for f in step_fields))
+            for field in step_fields:
+                rights = [a for a in field.alternatives if a.percent == 100]
+                wrongs = [a for a in field.alternatives if a.percent != 100]
+                assert field.alternatives[: len(rights)] == rights
+                assert all(a.percent == 0 and a.feedback for a in wrongs)
+                assert len({a.answer for a in wrongs}) == len(wrongs)
+                if field.kind == "NUMERICAL":
+                    assert len(rights) == 1
+                    right = Decimal(rights[0].answer)
+                    for a in field.alternatives:
+                        assert Decimal(a.tolerance or "0") == unit
+                    for a in wrongs:
+                        assert abs(Decimal(a.answer) - right) > unit, (step_id, a.answer)
+        assert len(set(totals)) == 1, totals
+
+
+def test_a_mistake_value_carries_its_message() -> None:
+    """no_scaling: weights[1,2] of the reference computation without the scale, rounded to
+    4 places, is a 0 % answer of that field, and its feedback is the no_scaling sentence."""
+    reference = attention(PROBLEM, "no_scaling")["weights"][0][1]
+    wrong = reference.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+    key = derivation(load(dict(PROBLEM)))
+    table = {t.id: t for t in mistake_tables(key, 4)}["no_scaling"]
+    steps = ("weights",)
+    for lang, words in (("en", "not divided by √d_k = √2"), ("zh", "没有除以 √d_k = √2")):
+        (_, text), *_ = read_quiz(moodle_quiz([QuizItem("a", key, 4, steps)], lang=lang))
+        field = read_fields(text)[1]  # weights[1,2]: row 1, column 2 of a 3 × 3 step
+        right = Decimal(field.alternatives[0].answer)
+        assert abs(right - wrong) > Decimal("0.0001")
+        (answer,) = [a for a in field.alternatives if Decimal(a.answer) == wrong]
+        assert answer.percent == 0
+        feedback = answer.feedback_text
+        assert feedback.startswith(table.message(lang, "weights", [(0, 1)]))
+        assert words in feedback and "a₁,₂" in feedback
+
+
+def test_two_mistakes_with_one_value_share_one_answer() -> None:
+    """Two mistakes whose rounded values meet in one entry (here a softmax over the columns
+    and transposed scores give the same a₁,₁) are one answer with both sentences, the
+    entry named once."""
+    key = derivation(load(dict(PROBLEM)))
+    tables = mistake_tables(key, 4)
+    (_, text), *_ = read_quiz(moodle_quiz([QuizItem("a", key, 4, ("weights",))]))
+    fields = read_fields(text)
+    shared = 0
+    for index, field in enumerate(fields):
+        i, j = divmod(index, 3)
+        for answer in field.alternatives[1:]:
+            makers = [
+                t for t in tables
+                if (i, j) in t.differs.get("weights", ())
+                and Decimal(str(t.values["weights"][i][j])).quantize(
+                    Decimal("0.0001"), rounding=ROUND_HALF_UP) == Decimal(answer.answer)
+            ]  # fmt: skip
+            assert makers
+            name = entry_name("weights", i, j)
+            for t in makers:
+                sentence = t.message("en", "weights", [(i, j)]).removeprefix(name + ": ")
+                assert sentence in answer.feedback_text
+            assert answer.feedback_text.count(name + ":") == 1
+            shared += len({t.id for t in makers}) > 1
+    assert shared  # the case happens on this problem
+
+
+#: Latin words a Chinese question may hold: names in formulas (d_model, exp, softmax, -inf).
+FORMULA_WORDS = {"Softmax", "softmax", "exp", "inf", "model"}
+
+
+def test_chinese_quiz_has_no_english_sentence() -> None:
+    items = [_loaded(dict(PROBLEM, mask="causal", tokens=["我", "爱", "你"]))]
+    for lang in ("zh", "en"):
+        xml = moodle_quiz(items, lang=lang)
+        (_, text), *_ = read_quiz(xml)
+        general = ElementTree.fromstring(xml).findtext("question/generalfeedback/text") or ""
+        fields = read_fields(text)
+        feedback = " ".join(a.feedback_text for f in fields for a in f.alternatives)
+        prose = re.sub(r"<[^>]+>", " ", FIELD.sub(" ", text) + general)
+        found = ENGLISH.findall(prose + " " + feedback)
+        latin = set(re.findall(r"[A-Za-z]{3,}", prose + " " + feedback)) - FORMULA_WORDS
+        if lang == "zh":
+            assert not found and not latin, (found, latin)
+            assert "正确" in feedback and "施加掩码" in prose and "误差" in general
+        else:
+            assert found and latin  # the detectors see English where there is some
+
+
+def test_an_exercise_from_a_sentence_shows_the_sentence_and_the_vocabulary() -> None:
+    key = derivation(load(example_path("seed")))
+    vocabulary = (("<unk>", ("0", "0", "0", "0")), ("我", ("1", "0", "1", "0")))
+    item = QuizItem("seed", key, 4, ("X", "Q"), vocabulary=vocabulary)
+    (_, text), *_ = read_quiz(moodle_quiz([item], lang="zh"))
+    given = text.split("<h3>", 2)[1]
+    assert "句子： 我爱" in given and "词表与嵌入行：" in given and "<th>&lt;unk&gt;</th>" in given
+    assert "<p>X =</p>" not in given  # X is asked for, not given
+    assert [len(read_fields(text))] == [2 * 4 + 2 * 2]
+
+
+def test_xml_is_well_formed_utf8_and_keeps_names() -> None:
+    names = ["Zoë <b>&amp; ]]> \"q\" 'a'", "张三", "../x", "=1+2", "a]]>b"]
+    data = dict(PROBLEM, tokens=["]]>", "<b>", "&amp;"])
+    items = [_loaded(data, name=name) for name in names]
+    xml = moodle_quiz(items, lang="en", category="Week 5 & <all>")
+    raw = xml.encode("utf-8")
+    assert raw.decode("utf-8", errors="strict") == xml
+    assert xml.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<quiz>')
+    root = ElementTree.fromstring(raw)
+    kinds = [q.get("type") for q in root.findall("question")]
+    assert kinds == ["category"] + ["cloze"] * len(names)
+    assert root.findtext("question/category/text") == "$course$/top/Week 5 & <all>"
+    questions = read_quiz(xml)
+    assert [name for name, _ in questions] == names
+    text = questions[0][1]
+    assert "&lt;b&gt;" in text and "]]&gt;" in text  # tokens shown, escaped as HTML
+
+
+def test_a_cdata_section_never_ends_early() -> None:
+    """The question text is HTML-escaped, so ``]]>`` never reaches it; the CDATA writer
+    splits one anyway."""
+    raw = f"<text>{moodle._cdata('a]]>b]]]>c')}</text>"
+    assert ElementTree.fromstring(raw).text == "a]]>b]]]>c"
+
+
+def test_cloze_escaping_round_trips_through_moodles_reader() -> None:
+    nasty = 'a } b # c ~ d { e \\ f & g < h > i " j \\} k \\# l'
+    field = Field(2, "SHORTANSWER", (("-\\infty", 100, "ok"), (nasty, 0, nasty)), "0.01")
+    (read,) = read_fields(f"<p>{field.cloze()}</p>")
+    assert read.weight == 2 and read.kind == "SHORTANSWER"
+    assert [a.answer for a in read.alternatives] == ["-\\infty", nasty]
+    assert read.alternatives[1].feedback_text == nasty
+    assert read.alternatives[1].percent == 0
+
+
+def test_the_third_party_reader_agrees() -> None:
+    """moodle-xml-parser (PyPI) reads the same questions, fields, grades and feedback."""
+    items = CASES["causal"]()
+    xml = moodle_quiz(items)
+    parsed = third_party.parse_string(xml)["cloze"]
+    assert [q.name for q in parsed] == [item.name for item in items]
+    for question, (_, text) in zip(parsed, read_quiz(xml)):
+        ours = read_fields(text)
+        assert len(question.gaps) == len(ours)
+        for gap, field in zip(question.gaps, ours):
+            assert gap.sub_type == field.kind and gap.sub_grade == field.weight
+            assert [o.score for o in gap.options] == [a.percent for a in field.alternatives]
+            for option, alt in zip(gap.options, field.alternatives):
+                value = f"{alt.answer}:{alt.tolerance}" if alt.tolerance else alt.answer
+                assert option.answer == value
+                assert html.unescape(option.feedback or "") == alt.feedback_text
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        (lambda k: QuizItem("a", k, 11, ("Q",)), "places: expected 0 … 10, found 11"),
+        (lambda k: QuizItem("a", k, 4, ()), "no steps"),
+        (lambda k: QuizItem("a", k, 4, ("nope",)), "no step 'nope'"),
+    ],
+)
+def test_bad_items_are_one_clear_error(item: Any, message: str) -> None:
+    key = derivation(load(dict(PROBLEM)))
+    with pytest.raises(SymattnError, match=re.escape(message)):
+        moodle_quiz([item(key)])
+
+
+# -- the excerpt in docs/moodle.md -----------------------------------------------------------
+DOC = ROOT / "docs" / "moodle.md"
+EXCERPT = re.compile(r"(<!-- excerpt: (\w+) (\d+) -->\n```xml\n)(.*?)(```)", re.S)
+
+
+def _excerpt(lang: str, index: int) -> str:
+    """The field of weights[1,2] (index 1 of the step) of the docs' problem."""
+    key = derivation(load(dict(PROBLEM)))
+    (_, text), *_ = read_quiz(moodle_quiz([QuizItem("a", key, 4, ("weights",))], lang=lang))
+    cells = re.findall(r"<td>(\{.*?)</td>", text)
+    return cells[index] + "\n"
+
+
+def test_docs_excerpt_is_the_real_output() -> None:
+    page = DOC.read_text(encoding="utf-8")
+    blocks = list(EXCERPT.finditer(page))
+    assert blocks
+    fresh = EXCERPT.sub(lambda m: m[1] + _excerpt(m[2], int(m[3])) + m[5], page)
+    if REGEN and fresh != page:
+        Path(DOC).write_text(fresh, encoding="utf-8")
+        page = fresh
+    assert page == fresh, "docs/moodle.md: the excerpt differs (SYMATTN_REGEN=1 rewrites it)"
