@@ -225,6 +225,33 @@ class Step:
         # beyond a double (10^400): no float, as for a value with symbols
         return number if number is None or math.isfinite(number) else None
 
+    def decimal_row(self, i: int, digits: int) -> list[str | None]:
+        """``[decimal_str(i, j, digits) for j …]`` without the memo (a whole document's
+        rows are written once): rationals rounded directly, the rest as decimal_str."""
+        out: list[str | None] = []
+        for j, entry in enumerate(self.exact[i]):
+            terms = entry.terms if type(entry) is Surd else None
+            if terms is not None and (not terms or (len(terms) == 1 and terms[0][0] == 1)):
+                out.append(round_half_away(terms[0][1] if terms else _ZERO, digits))
+            else:
+                out.append(self._decimal_str(i, j, digits))
+        return out
+
+    def float_row(self, i: int) -> list[float | None]:
+        """``[float_value(i, j) for j …]``, rationals divided directly."""
+        out: list[float | None] = []
+        for j, entry in enumerate(self.exact[i]):
+            terms = entry.terms if type(entry) is Surd else None
+            if terms is not None and len(terms) == 1 and terms[0][0] == 1:
+                q = terms[0][1]
+                try:
+                    out.append(q.numerator / q.denominator)
+                except OverflowError:
+                    out.append(None)
+            else:
+                out.append(self.float_value(i, j))
+        return out
+
     def is_exact_decimal(self, i: int, j: int, digits: int) -> bool:
         """True when the decimal at ``digits`` places equals the exact value."""
         exact = rational_value(self.exact[i][j])
