@@ -32,6 +32,7 @@ from .numbers import (
     rational_value,
     round_certified,
     round_half_away,
+    round_row,
     to_sympy,
 )
 from .printing import sstr
@@ -228,13 +229,17 @@ class Step:
     def decimal_row(self, i: int, digits: int) -> list[str | None]:
         """``[decimal_str(i, j, digits) for j …]`` without the memo (a whole document's
         rows are written once): rationals rounded directly, the rest as decimal_str."""
-        out: list[str | None] = []
-        for j, entry in enumerate(self.exact[i]):
+        rationals: list[Fraction | None] = []
+        for entry in self.exact[i]:
             terms = entry.terms if type(entry) is Surd else None
             if terms is not None and (not terms or (len(terms) == 1 and terms[0][0] == 1)):
-                out.append(round_half_away(terms[0][1] if terms else _ZERO, digits))
+                rationals.append(terms[0][1] if terms else _ZERO)
             else:
-                out.append(self._decimal_str(i, j, digits))
+                rationals.append(None)
+        out = round_row(rationals, digits)
+        for j, q in enumerate(rationals):
+            if q is None:
+                out[j] = self._decimal_str(i, j, digits)
         return out
 
     def float_row(self, i: int) -> list[float | None]:

@@ -71,8 +71,30 @@ class _Values:
 
     def direct(self, matrix: Matrix) -> Values:
         context = decimal_context(self.precision)
+        seen: dict[int, Decimal | None] = {}  # entries repeat (the same objects)
         with decimal.localcontext(context):
-            return tuple(tuple(self._one(x, context) for x in row) for row in matrix)
+            return tuple(self._row(row, context, seen) for row in matrix)
+
+    def _row(
+        self, row: tuple[Any, ...], context: decimal.Context, seen: dict[int, Decimal | None]
+    ) -> tuple[Decimal | None, ...]:
+        """``_one`` of each entry, once per entry object; rationals inline."""
+        out: list[Decimal | None] = []
+        divide = context.divide
+        for x in row:
+            key = id(x)
+            if key in seen:
+                out.append(seen[key])
+                continue
+            terms = x.terms if type(x) is Surd else None
+            if terms is not None and len(terms) == 1 and terms[0][0] == 1:
+                q = terms[0][1]
+                value = divide(Decimal(q.numerator), Decimal(q.denominator))
+            else:
+                value = self._one(x, context)
+            seen[key] = value
+            out.append(value)
+        return tuple(out)
 
     def _one(self, x: Any, context: decimal.Context) -> Decimal | None:
         if isinstance(x, Surd) and x.is_rational:  # a quotient, correctly rounded

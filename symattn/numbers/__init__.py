@@ -3,7 +3,7 @@ evaluation.  Nothing here prints: :mod:`symattn.printing` does."""
 
 from .balls import DigitsUnavailable, evaluate_ball, evaluate_matrix, round_certified
 from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
-from .context import decimal_context, near_tie, round_half_away
+from .context import decimal_context, near_tie, round_half_away, round_row
 from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_value
 from .surd import MAX_RADICAND, Surd, radical_product, square_free
 from .sympy_bridge import to_sympy
@@ -32,6 +32,7 @@ __all__ = [
     "rational_value",
     "round_certified",
     "round_half_away",
+    "round_row",
     "square_free",
     "to_sympy",
 ]
