@@ -87,6 +87,7 @@ class _Values:
                 out.append(seen[key])
                 continue
             terms = x.terms if type(x) is Surd else None
+            value: Decimal | None
             if terms is not None and len(terms) == 1 and terms[0][0] == 1:
                 q = terms[0][1]
                 value = divide(Decimal(q.numerator), Decimal(q.denominator))
