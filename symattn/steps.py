@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from .errors import SymattnError
@@ -35,7 +36,7 @@ from .numbers import (
     round_row,
     to_sympy,
 )
-from .printing import sstr
+from .printing import StrPrinter
 from .problem import Matrix, Problem
 
 __all__ = ["Kind", "Source", "Step", "StepSpec", "Values"]
@@ -174,7 +175,13 @@ class Step:
     # -- entries ----------------------------------------------------------------------
     def exact_str(self, i: int, j: int) -> str:
         """SymPy ``str`` form of entry (i, j), 0-based."""
-        return sstr(self.exact[i][j])
+        return self._printer(self.exact[i][j])
+
+    @cached_property
+    def _printer(self) -> StrPrinter:
+        """One printer for every entry: a softmax row's exponentials and denominator
+        are printed once for the whole row, not once per entry (the same strings)."""
+        return StrPrinter()
 
     def decimal_str(self, i: int, j: int, digits: int) -> str | None:
         """Entry (i, j) rounded half away from zero to ``digits`` places, or None."""

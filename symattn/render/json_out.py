@@ -167,13 +167,13 @@ def _chunks(obj: Any, indent: int, consume: bool) -> Iterator[str]:
             for v in obj.values()
         )
         if simple:
-            flat = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+            flat = _encode(obj)
             if len(flat) + 2 * indent <= 100:
                 yield flat
                 return
         yield "{\n"
         for n, (k, v) in enumerate(obj.items()):
-            key = json.dumps(k, ensure_ascii=False)
+            key = _encode(k)
             yield f"{',' + chr(10) if n else ''}{inner}{key}: "
             yield from _chunks(v, indent + 1, consume)
         yield f"\n{pad}}}"
@@ -193,7 +193,7 @@ def _chunks(obj: Any, indent: int, consume: bool) -> Iterator[str]:
                 obj[n] = None
         yield f"\n{pad}]"
         return
-    yield json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    yield _encode(obj)
 
 
 def _lazy_chunks(rows: _LazyRows, indent: int) -> Iterator[str]:
@@ -212,6 +212,9 @@ def _lazy_chunks(rows: _LazyRows, indent: int) -> Iterator[str]:
             yield from _chunks(row, indent + 1, False)
     yield f"\n{pad}]"
 
+
+#: ``json.dumps(…, ensure_ascii=False, allow_nan=False)``, without a new encoder each call.
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 #: Characters that JSON escapes (with ensure_ascii=False) but quotes: backslashes, controls.
 _ESCAPED = re.compile(r"[\\\x00-\x1f]")
@@ -238,4 +241,4 @@ def _flat_list(items: list[Any]) -> str:
         body = ", ".join(map(float.__repr__, items))
         if "n" not in body:  # no inf or nan (which JSON refuses): what json.dumps writes
             return f"[{body}]"
-    return json.dumps(items, ensure_ascii=False, allow_nan=False)
+    return _encode(items)
