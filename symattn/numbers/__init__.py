@@ -6,7 +6,7 @@ from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, Softma
 from .context import decimal_context, near_tie, round_half_away, round_row
 from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_value
 from .surd import MAX_RADICAND, Surd, radical_product, square_free
-from .sympy_bridge import to_sympy
+from .sympy_bridge import has_symbols, to_sympy
 from .sympy_eval import SympyEvaluator
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "evaluate_ball",
     "evaluate_matrix",
     "evaluate_or_none",
+    "has_symbols",
     "near_tie",
     "radical_product",
     "rational_value",

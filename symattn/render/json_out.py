@@ -220,6 +220,19 @@ _encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 _ESCAPED = re.compile(r"[\\\x00-\x1f]")
 
 
+#: The bytes JSON escapes (with ensure_ascii=False): controls, backslash, quote.
+_ESCAPED_BYTES = bytes(range(32)) + b'\\"'
+
+
+def _unescaped(body: str, quotes: int) -> bool:
+    """Does ``body`` need no escape but its ``quotes`` separators' quotes?  (ASCII text,
+    the usual case, by deleting those bytes: several times faster than the pattern.)"""
+    if body.isascii():
+        raw = body.encode("ascii")
+        return len(raw) - len(raw.translate(None, _ESCAPED_BYTES)) == quotes
+    return body.count('"') == quotes and not _ESCAPED.search(body)
+
+
 def _flat_list(items: list[Any]) -> str:
     """``json.dumps(items)`` for a list of numbers or strings; a row of exact strings
     that needs no escapes (all of them, in practice) is joined directly.
@@ -234,8 +247,7 @@ def _flat_list(items: list[Any]) -> str:
     kind = type(items[0])
     if kind is str and all(type(x) is str for x in items):
         body = '", "'.join(items)
-        # no quote but the separators' (2 each), and no other escaped character
-        if body.count('"') == 2 * len(items) - 2 and not _ESCAPED.search(body):
+        if _unescaped(body, 2 * len(items) - 2):
             return f'["{body}"]'
     elif kind is float and all(type(x) is float for x in items):
         body = ", ".join(map(float.__repr__, items))
