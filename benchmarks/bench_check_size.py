@@ -42,7 +42,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-from bench_exact import format_seconds, package_version, verdict, write_problem
+from bench_exact import cache_bytecode, format_seconds, package_version, verdict, write_problem
 
 import symattn
 from symattn.check.mistakes import by_id, runs
@@ -153,12 +153,9 @@ def run_check(problem: Path, answers: Path, out: Path, env: dict[str, str]) -> R
     return Run(elapsed, usage.ru_maxrss / 1024)
 
 
-def child_environment(pycache: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    env["SYMATTN_NO_PROGRESS"] = "1"
-    return env
+def child_environment(directory: Path) -> dict[str, str]:
+    cache_bytecode(directory)
+    return dict(os.environ) | {"SYMATTN_NO_PROGRESS": "1"}
 
 
 def bench_size(
@@ -219,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     right = met = True
     with tempfile.TemporaryDirectory(prefix="symattn-bench-check-") as tmp:
         directory = Path(tmp)
-        env = child_environment(directory / "pycache")
+        env = child_environment(directory)
         for _ in range(2):  # warm the byte-code cache, untimed
             subprocess.run(
                 [sys.executable, "-m", "symattn", "check", "seed", "--help"],

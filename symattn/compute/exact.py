@@ -43,9 +43,18 @@ def _is_rational(matrix: Matrix) -> bool:
 
 
 def _integer_rows(matrix: Matrix) -> tuple[list[list[int]], int]:
-    fractions = [[x.as_fraction() for x in row] for row in matrix]
-    den = lcm(*(f.denominator for row in fractions for f in row))
-    return [[f.numerator * (den // f.denominator) for f in row] for row in fractions], den
+    """Numerators over one common denominator (entries that are rational surds)."""
+    pairs = [[_ratio(x.terms) for x in row] for row in matrix]
+    den = lcm(*{d for row in pairs for _, d in row})
+    return [[n * (den // d) for n, d in row] for row in pairs], den
+
+
+def _ratio(terms: tuple[tuple[int, Fraction], ...]) -> tuple[int, int]:
+    """Numerator and denominator of a rational surd's terms."""
+    if not terms:
+        return 0, 1
+    q = terms[0][1]
+    return q.numerator, q.denominator
 
 
 def _rational_matrix(numerators: list[list[Any]], den: int) -> Matrix:

@@ -21,6 +21,7 @@ from ..numbers import (
     Combination,
     ExpRatio,
     NegInf,
+    RowBalls,
     Surd,
     decimal_context,
     evaluate,
@@ -63,6 +64,7 @@ class _Values:
         self.known: dict[str, Values] = dict(known)
         self._guard = decimal_context(precision + GUARD)
         self._roots: dict[int, Decimal] = {}
+        self.rows: RowBalls = {}  # the softmax rows' balls, for the weights and the output
 
     def of(self, name: str, matrix: Matrix) -> Values:
         if name not in self.known:
@@ -162,7 +164,8 @@ def execute(
             step_values = values.direct(entries)
         elif not problem.symbolic and _closed_numeric(entries):
             # the closed forms themselves, by ball arithmetic, one matrix at a time
-            step_values = tuple(tuple(row) for row in evaluate_matrix(entries, precision))
+            balls = evaluate_matrix(entries, precision, values.rows)
+            step_values = tuple(tuple(row) for row in balls)
         else:
             evaluated = None
             given = spec.source.take(problem) if spec.source is not None else None

@@ -1,7 +1,7 @@
 """Exact numbers without SymPy: surds, closed-form softmax quotients, −∞, and their
 evaluation.  Nothing here prints: :mod:`symattn.printing` does."""
 
-from .balls import DigitsUnavailable, evaluate_ball, evaluate_matrix, round_certified
+from .balls import DigitsUnavailable, RowBalls, evaluate_ball, evaluate_matrix, round_certified
 from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context, near_tie, round_half_away, round_row
 from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_value
@@ -18,6 +18,7 @@ __all__ = [
     "DigitsUnavailable",
     "ExpRatio",
     "NegInf",
+    "RowBalls",
     "RowCache",
     "SoftmaxRow",
     "Surd",
