@@ -36,14 +36,21 @@ class _LazyRows(list):  # type: ignore[type-arg]
 
 
 def _plain(step: Step) -> bool:
-    """Are the exact entries all numbers (no symbol names in their strings)?"""
-    return all(
-        type(x) is Surd
-        or isinstance(x, NegInf)
-        or (isinstance(x, ExpRatio) and type(x.exponents[0]) is Surd)
-        for row in step.exact
-        for x in row
-    )
+    """Are the exact entries all numbers (no symbol names in their strings)?  The
+    exponents of each softmax row and each tuple of coefficients are looked at once."""
+    seen: set[int] = set()  # ids of rows and tuples alive in the step
+    for row in step.exact:
+        for x in row:
+            if type(x) is Surd or isinstance(x, NegInf):
+                continue
+            if not isinstance(x, ExpRatio):
+                return False
+            for parts in (x.row.exponents, x.coefs):
+                if id(parts) not in seen:
+                    seen.add(id(parts))
+                    if any(type(c) is not Surd for c in parts):
+                        return False
+    return True
 
 
 def _exact_row(step: Step, printer: StrPrinter, i: int) -> list[str]:
