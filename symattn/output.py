@@ -6,6 +6,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -61,3 +62,39 @@ class ProgressBar:
         line = f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}"
         self.stream.write(line + ("\n" if done == total else ""))
         self.stream.flush()
+
+
+def write_stream(chunks: Iterable[str], path: str | os.PathLike[str] | None) -> None:
+    """Print ``chunks`` one by one, or write them to ``path`` as :func:`write_output`
+    does (a temporary file beside it, then replaced: whole or not at all), each chunk
+    encoded as it comes: a large document is never one string.
+
+    On standard output the chunks go out as they are made (as a pipe expects); a chunk
+    that fails to be made ends the output there.
+    """
+    if path is None:
+        write = sys.stdout.write
+        for chunk in chunks:
+            write(chunk)
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise SymattnError(f"{path}: directory {str(directory)!r} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    except OSError as exc:
+        raise SymattnError(f"{path}: cannot write ({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            write = handle.write
+            for chunk in chunks:
+                write(chunk)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise SymattnError(f"{path}: cannot write ({exc.strerror})") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

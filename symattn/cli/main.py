@@ -21,9 +21,9 @@ from ..check.feedback_html import render_feedback_html
 from ..check.grade import Graded, answer_files, report_csv
 from ..errors import SymattnError
 from ..examples import example_names, example_path, list_examples
-from ..output import ProgressBar, write_output
+from ..output import ProgressBar, write_output, write_stream
 from ..printing import PRESETS
-from ..render import FORMATS, render
+from ..render import FORMATS, render_chunks
 from ..render.json_out import dumps
 from ..version import __version__
 from ..words import LANGUAGES
@@ -178,7 +178,7 @@ def _derive(args: argparse.Namespace) -> int:
     if args.heads_shown is not None:
         heads = _parse_rows(args.heads_shown, problem.heads, "--heads-shown", "heads")
         heads_shown = [h + 1 for h in heads]
-    text = render(
+    chunks = render_chunks(  # JSON is written row by row as it is made
         derivation,
         args.format,
         heads_shown=heads_shown,
@@ -187,7 +187,7 @@ def _derive(args: argparse.Namespace) -> int:
         rows=rows,
         digits=args.digits,
     )
-    write_output(text, args.output)
+    write_stream(chunks, args.output)
     return 0
 
 

@@ -83,8 +83,21 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.symbolic = False
+        #: entries read before, by text or integer: a large matrix repeats its few
+        #: values (Monomials are immutable, so one object serves every repeat)
+        self._seen: dict[int | str, Monomial] = {}
 
     def value(self, raw: object, key: str, row: int | None = None, col: int | None = None) -> Any:
+        if type(raw) is int or type(raw) is str:  # not bool, Decimal, float: equal to ints
+            found = self._seen.get(raw)
+            if found is None:
+                found = self._seen[raw] = self._parse(raw, key, row, col)
+            if not found.is_number:
+                self.symbolic = True
+            return found
+        return self._parse(raw, key, row, col)
+
+    def _parse(self, raw: object, key: str, row: int | None, col: int | None) -> Monomial:
         try:
             mono = parse_value(raw)
         except ValueSyntaxError as exc:
