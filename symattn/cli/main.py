@@ -19,10 +19,10 @@ from ..check import key_for
 from ..check.feedback import render_feedback_latex, render_feedback_text
 from ..check.feedback_html import render_feedback_html
 from ..check.grade import answer_files, report_csv
-from ..errors import SymattnError
+from ..errors import SymattnError, shorten, visible
 from ..examples import example_names, example_path, list_examples
 from ..exercises import ExerciseOptions, read_roster, write_class_set
-from ..output import ProgressBar, write_output
+from ..output import ProgressBar, check_output_folder, terminate_cleanly, write_output
 from ..printing import PRESETS
 from ..render import FORMATS, render
 from ..render.json_out import dumps
@@ -168,6 +168,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="one variant per student, named after them (a 'name' column)",
     )
     ex.add_argument("-o", "--output", metavar="DIR", required=True, help="output folder")
+    ex.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a folder that already holds files (files of other names stay)",
+    )
 
     commands.add_parser(
         "examples",
@@ -183,7 +188,7 @@ def _parse_rows(text: str, n: int, option: str = "--rows", noun: str = "query ro
     rows: list[int] = []
     for part in text.split(","):
         part = part.strip()
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()) or len(part) > 9:
             raise SymattnError(f"{option}: expected numbers such as 1,2 or 'all', found {text!r}")
         row = int(part)
         if not 1 <= row <= n:
@@ -264,7 +269,7 @@ def _check(args: argparse.Namespace) -> int:
         f"{len(wrong)} incorrect, {len(bad)} unreadable"
         + (f"; report written to {args.report}" if args.report else "")
     )
-    print(summary, file=sys.stderr)
+    print(visible(summary, one_line=True), file=sys.stderr)
     return 2 if bad else (1 if wrong else 0)
 
 
@@ -285,10 +290,18 @@ def _exercises(args: argparse.Namespace) -> int:
         args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
     )
     folder = Path(args.output)
-    if folder.exists() and not folder.is_dir():
-        raise SymattnError(f"-o {args.output}: exists and is not a folder")
+    before = check_output_folder(folder, args.force, "output")
     written = write_class_set(exercises, folder, args.lang, progress=ProgressBar(label="writing"))
-    print(f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}", file=sys.stderr)
+    print(
+        visible(
+            f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}", one_line=True
+        ),
+        file=sys.stderr,
+    )
+    others = set(before) - {p.relative_to(folder).parts[0] for p in written}
+    if others:
+        note = f"note: {len(others)} other entries of {folder} stay, such as {min(others)!r}"
+        print(visible(note, one_line=True), file=sys.stderr)
     if not options.scale_is_whole:
         print(
             f"note: d_k = {options.shape[2]} has no whole square root, so the exercises use "
@@ -307,6 +320,11 @@ def _examples() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    with terminate_cleanly():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         args = _build_parser().parse_args(argv)
         if args.command == "derive":
@@ -328,14 +346,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file the operating system refused, named in one line
+        name = exc.filename
+        shown = os.fsdecode(name) if isinstance(name, (str, bytes)) else "a file"
+        message = f"{shown}: {exc.strerror or type(exc).__name__}"
+        print(f"symattn: error: {visible(shorten(message), one_line=True)}", file=sys.stderr)
+        return 2
     except RecursionError:
         print("symattn: error: input nested too deeply", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: still one line, no traceback, unless debugging
         if os.environ.get("SYMATTN_DEBUG"):
             raise
+        detail = visible(shorten(f"{type(exc).__name__}: {exc}"), one_line=True)
         print(
-            f"symattn: error: internal error ({type(exc).__name__}: {exc}); please report "
+            f"symattn: error: internal error ({detail}); please report "
             "it with the input that caused it (set SYMATTN_DEBUG=1 for details)",
             file=sys.stderr,
         )
