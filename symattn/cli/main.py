@@ -234,7 +234,10 @@ def _check(args: argparse.Namespace) -> int:
     batch = (
         args.report is not None
         or len(args.answers) > 1
-        or any(Path(a).is_dir() or any(ch in a for ch in "*?[") for a in args.answers)
+        or any(
+            Path(a).is_dir() or (any(ch in a for ch in "*?[") and not Path(a).is_file())
+            for a in args.answers
+        )
     )
     show_key = not args.no_key
     if not batch:
