@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..budget import time_budget
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load.files import MAX_LISTED_FILES, check_readable, list_files
@@ -69,15 +70,19 @@ def grade(
     tolerance: str | None = None,
     places: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
 ) -> list[Graded]:
     """Check every file against the one key; a bad file becomes a row with its error, and
     the others are still marked, whatever goes wrong with one of them.  A link that
-    leads out of its file's folder is not followed."""
+    leads out of its file's folder is not followed; a file that takes longer than
+    ``time_limit`` seconds is a row too."""
     out = []
     for number, file in enumerate(files, start=1):
         try:
             check_readable(file, within=os.path.dirname(file) or ".")
-            out.append(Graded(file, check(key, file, tolerance=tolerance, places=places)))
+            with time_budget(time_limit, file):
+                result = check(key, file, tolerance=tolerance, places=places)
+            out.append(Graded(file, result))
         except SymattnError as exc:
             out.append(Graded(file, None, str(exc)))
         except Exception as exc:  # one file never stops the class, whatever it does

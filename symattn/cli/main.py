@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..api import check, derive, grade, load, make_exercises
+from ..budget import DEFAULT_TIME_LIMIT, time_budget
 from ..check import key_for
 from ..check.feedback import render_feedback_latex, render_feedback_text
 from ..check.feedback_html import render_feedback_html
@@ -99,6 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="lift the size limit of exact derivations to N (default: 128; "
         "8 for symbolic problems)",
     )
+    _time_limit_option(derive)
 
     checker = commands.add_parser(
         "check",
@@ -134,6 +136,7 @@ def _build_parser() -> argparse.ArgumentParser:
     checker.add_argument("--notation", choices=PRESETS, default="matrix")
     checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
     checker.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
+    _time_limit_option(checker, " (a class: for each file)")
 
     ex = commands.add_parser(
         "exercises",
@@ -180,6 +183,24 @@ def _build_parser() -> argparse.ArgumentParser:
         description="List the bundled example problems.",
     )
     return parser
+
+
+def _time_limit_option(parser: argparse.ArgumentParser, each: str = "") -> None:
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="S",
+        default=DEFAULT_TIME_LIMIT,
+        help=f"stop with an error after S seconds{each}; 0: no limit "
+        f"(default: {DEFAULT_TIME_LIMIT:g})",
+    )
+
+
+def _time_limit(args: argparse.Namespace) -> float:
+    limit: float = args.time_limit
+    if not 0 <= limit <= 10**6:  # also refuses nan
+        raise SymattnError(f"--time-limit: expected 0 … 1000000 seconds, found {limit:g}")
+    return limit
 
 
 def _parse_rows(text: str, n: int, option: str = "--rows", noun: str = "query rows") -> list[int]:
@@ -240,9 +261,11 @@ def _check(args: argparse.Namespace) -> int:
         )
     )
     show_key = not args.no_key
+    limit = _time_limit(args)
     if not batch:
-        key = key_for(problem, args.answers[0])
-        result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
+        with time_budget(limit, args.answers[0]):
+            key = key_for(problem, args.answers[0])
+            result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
         if args.format == "json":
             text = dumps(result.to_json(args.lang, show_key=show_key)) + "\n"
         elif args.format == "latex":
@@ -253,11 +276,19 @@ def _check(args: argparse.Namespace) -> int:
             text = render_feedback_text(result, args.lang, show_key=show_key)
         write_output(text, args.output)
         return result.exit_status
-    key = key_for(problem)
+    with time_budget(limit, args.problem):
+        key = key_for(problem)
     if args.tolerance is not None:
         check(key, {}, tolerance=args.tolerance, places=args.places)  # bad options: usage errors
     files = answer_files(args.answers)
-    graded = grade(key, files, tolerance=args.tolerance, places=args.places, progress=ProgressBar())
+    graded = grade(
+        key,
+        files,
+        tolerance=args.tolerance,
+        places=args.places,
+        progress=ProgressBar(),
+        time_limit=limit,
+    )
     report = report_csv(key, graded)
     if args.report:
         write_output(report, args.report)
@@ -331,7 +362,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         args = _build_parser().parse_args(argv)
         if args.command == "derive":
-            return _derive(args)
+            with time_budget(_time_limit(args), args.file or f"example {args.example}"):
+                return _derive(args)
         if args.command == "examples":
             return _examples()
         if args.command == "check":
