@@ -18,10 +18,12 @@ from collections.abc import Iterator
 
 from .errors import SymattnError
 
-__all__ = ["DEFAULT_TIME_LIMIT", "TimeLimitExceeded", "time_budget"]
+__all__ = ["DEFAULT_TIME_LIMIT", "MAX_TIME_LIMIT", "TimeLimitExceeded", "time_budget"]
 
 #: Seconds a derivation, a check or one graded file may take unless the caller lifts it.
 DEFAULT_TIME_LIMIT = 120.0
+#: Largest budget accepted (about eleven days; 0 is no limit at all).
+MAX_TIME_LIMIT = 1e6
 
 
 class TimeLimitExceeded(SymattnError):
@@ -37,6 +39,10 @@ def time_budget(seconds: float | None, what: str) -> Iterator[None]:
     """Run the block for at most ``seconds`` (None or 0: no limit), else raise
     :class:`TimeLimitExceeded` naming ``what``.  Inside another budget that ends sooner,
     the outer one stays in charge; otherwise the outer one goes on counting afterwards."""
+    if seconds is not None and not 0 <= seconds <= MAX_TIME_LIMIT:  # also refuses nan
+        raise SymattnError(
+            f"expected 0 … {int(MAX_TIME_LIMIT)} seconds, found {seconds:g}", option="time_limit"
+        )
     if not seconds or not _usable():
         yield
         return
