@@ -23,6 +23,7 @@ from ..check.grade import answer_files, report_csv
 from ..errors import SymattnError, shorten, visible
 from ..examples import example_names, example_path, list_examples
 from ..exercises import ExerciseOptions, read_roster, write_class_set
+from ..load.files import read_text
 from ..output import ProgressBar, check_output_folder, terminate_cleanly, write_output
 from ..printing import PRESETS
 from ..render import FORMATS, render
@@ -312,6 +313,8 @@ def _exercises(args: argparse.Namespace) -> int:
         lang=args.lang,
         allow_ties=args.allow_ties,
     )
+    if args.students:  # a FIFO, a device or bytes that are not UTF-8: one line, early
+        read_text(args.students)
     students = read_roster(args.students) if args.students else None
     exercises = make_exercises(
         args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
