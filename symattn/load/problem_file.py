@@ -24,6 +24,7 @@ from ..numbers import to_sympy
 from ..printing import Notation
 from ..problem import Lookup, Matrix, Problem, Shapes
 from .checks import (
+    check_raw_sizes,
     check_shapes,
     check_upstream,
     labels,
@@ -209,6 +210,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 12
     ):
         raise SymattnError(f"{source}: places: expected a whole number 0 … 12, found {places!r}")
+    check_raw_sizes(data, heads, max_size or DEFAULT_MAX_SIZE, source)
     reader = _Reader(source)
     givens: dict[str, tuple[tuple[Monomial, ...], ...]] = {}
     for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
@@ -229,7 +231,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         text = data["text"]
         if not isinstance(text, str):
             raise SymattnError(f"{source}: text: expected a string")
-        words, ids = tokenize(text, vocab, source)
+        words, ids = tokenize(text, vocab, source, limit=max_size or DEFAULT_MAX_SIZE)
         rows = []
         for token_id in ids:
             raw_row = vocab.row(token_id)
