@@ -215,8 +215,8 @@ def write_answers(directory: Path, problem: Problem, seed: int) -> tuple[AnswerW
     # Mistake model → its values under each run (premature rounding has several).
     model_values: dict[str, list[dict[str, DecimalMatrix]]] = {}
     for mistake in MISTAKES:
-        for plan, _facts in runs(mistake, problem):
-            model_values.setdefault(mistake.id, []).append(evaluate(problem, plan))
+        for read_as, plan, _facts in runs(mistake, problem, forward_plan(problem)):
+            model_values.setdefault(mistake.id, []).append(evaluate(read_as, plan))
     if not model_values:
         raise SystemExit("no mistake model applies to the benchmark problem")
 

@@ -2,7 +2,52 @@
 
 from __future__ import annotations
 
-__all__ = ["SymattnError", "where"]
+import re
+
+__all__ = ["SymattnError", "shorten", "visible", "where"]
+
+#: Longest message the command prints; a longer one keeps its start (file, key, row) and
+#: its end (the rule) and says how much of the middle it left out.
+MAX_MESSAGE_CHARS = 600
+
+# C0 controls (but tab and newline), DEL, C1 controls and lone surrogates: characters a
+# terminal may obey (ESC starts ANSI and OSC sequences) or that no encoder can write.
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSAFE_IN_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def visible(text: str, *, one_line: bool = False) -> str:
+    r"""``text`` with every control character and lone surrogate written as ``\uXXXX``.
+
+    Newlines and tabs stay unless ``one_line``.  In JSON the escape means the same
+    character again; in every other output it is shown, never obeyed.
+
+    >>> visible("\x1b[31mred\n")
+    '\\u001b[31mred\n'
+    >>> visible("a\nb", one_line=True)
+    'a\\u000ab'
+    """
+    pattern = _UNSAFE_IN_LINE if one_line else _UNSAFE
+    if pattern.search(text) is None:
+        return text
+    return pattern.sub(_escape, text)
+
+
+def shorten(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` cut in the middle when it is longer than ``limit`` characters.
+
+    >>> shorten("a" * 10 + "b" * 10, 12)
+    'aaaaaa … [12 characters left out] … bb'
+    """
+    if len(text) <= limit:
+        return text
+    head, tail = limit // 2, limit // 6
+    left = len(text) - head - tail
+    return f"{text[:head]} … [{left} characters left out] … {text[len(text) - tail :]}"
 
 
 class SymattnError(Exception):
@@ -33,7 +78,8 @@ class SymattnError(Exception):
         self.lift = lift
 
     def _text(self, flag: str | None, lift: str) -> str:
-        text = f"{flag}: {self.message}" if flag else self.message
+        message = visible(shorten(self.message), one_line=True)
+        text = f"{flag}: {message}" if flag else message
         return f"{text}; {lift} to lift it" if self.lift is not None else text
 
     def __str__(self) -> str:

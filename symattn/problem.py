@@ -152,8 +152,11 @@ class Problem:
 
     @property
     def kv_tokens(self) -> tuple[str, ...] | None:
-        """The labels of the keys: the memory's tokens in cross-attention."""
-        return self.memory_tokens if self.memory is not None else self.tokens
+        """The labels of the keys: the memory's tokens in cross-attention; the tokens
+        when they are as many as the keys (Q, K and V given with m ≠ n: none)."""
+        if self.memory is not None:
+            return self.memory_tokens
+        return self.tokens if self.tokens is not None and len(self.tokens) == self.m else None
 
     @property
     def score_divisor(self) -> Any:

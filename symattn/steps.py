@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from .errors import SymattnError
@@ -32,9 +33,10 @@ from .numbers import (
     rational_value,
     round_certified,
     round_half_away,
+    round_row,
     to_sympy,
 )
-from .printing import sstr
+from .printing import StrPrinter
 from .problem import Matrix, Problem
 
 __all__ = ["Kind", "Source", "Step", "StepSpec", "Values"]
@@ -191,7 +193,13 @@ class Step:
     # -- entries ----------------------------------------------------------------------
     def exact_str(self, i: int, j: int) -> str:
         """SymPy ``str`` form of entry (i, j), 0-based."""
-        return sstr(self.exact[i][j])
+        return self._printer(self.exact[i][j])
+
+    @cached_property
+    def _printer(self) -> StrPrinter:
+        """One printer for every entry: a softmax row's exponentials and denominator
+        are printed once for the whole row, not once per entry (the same strings)."""
+        return StrPrinter()
 
     def decimal_str(self, i: int, j: int, digits: int) -> str | None:
         """Entry (i, j) rounded half away from zero to ``digits`` places, or None."""
@@ -242,6 +250,37 @@ class Step:
             return None
         # beyond a double (10^400): no float, as for a value with symbols
         return number if number is None or math.isfinite(number) else None
+
+    def decimal_row(self, i: int, digits: int) -> list[str | None]:
+        """``[decimal_str(i, j, digits) for j …]`` without the memo (a whole document's
+        rows are written once): rationals rounded directly, the rest as decimal_str."""
+        rationals: list[Fraction | None] = []
+        for entry in self.exact[i]:
+            terms = entry.terms if type(entry) is Surd else None
+            if terms is not None and (not terms or (len(terms) == 1 and terms[0][0] == 1)):
+                rationals.append(terms[0][1] if terms else _ZERO)
+            else:
+                rationals.append(None)
+        out = round_row(rationals, digits)
+        for j, q in enumerate(rationals):
+            if q is None:
+                out[j] = self._decimal_str(i, j, digits)
+        return out
+
+    def float_row(self, i: int) -> list[float | None]:
+        """``[float_value(i, j) for j …]``, rationals divided directly."""
+        out: list[float | None] = []
+        for j, entry in enumerate(self.exact[i]):
+            terms = entry.terms if type(entry) is Surd else None
+            if terms is not None and len(terms) == 1 and terms[0][0] == 1:
+                q = terms[0][1]
+                try:
+                    out.append(q.numerator / q.denominator)
+                except OverflowError:
+                    out.append(None)
+            else:
+                out.append(self.float_value(i, j))
+        return out
 
     def is_exact_decimal(self, i: int, j: int, digits: int) -> bool:
         """True when the decimal at ``digits`` places equals the exact value."""

@@ -127,3 +127,29 @@ def test_the_layers_contract_names_every_package() -> None:
     top = {m.split(".")[1] for m in MODULES if m.count(".") >= 1}
     missing = {f"symattn.{t}" for t in top} - named - {"symattn.__main__"}
     assert not missing, f"not in the layers contract: {sorted(missing)}"
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_every_module(tmp_path: Path) -> None:
+    """What `pip install .` installs is the whole package: every module and data file."""
+    import shutil
+    import subprocess
+    import zipfile
+
+    tree = tmp_path / "tree"  # a copy without build leftovers, as a fresh clone is
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache"))  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(tmp_path), str(tree)],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    (wheel,) = tmp_path.glob("symattn-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    source = ROOT / "symattn"
+    wanted = {
+        str(p.relative_to(ROOT))
+        for p in source.rglob("*")
+        if p.suffix in (".py", ".toml", ".js") and "__pycache__" not in p.parts
+    }
+    assert wanted - names == set()

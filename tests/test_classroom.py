@@ -211,7 +211,7 @@ def test_moodle_quiz_of_the_class(week: Path) -> None:
 def test_csv_cells_are_safe() -> None:
     assert csv_cell("=cmd|' /C calc'!A0") == "'=cmd|' /C calc'!A0"
     assert csv_cell("@SUM(A1)") == "'@SUM(A1)" and csv_cell("+1") == "'+1"
-    assert csv_cell("a\rb\nc") == "a b c" and csv_cell("Zoë") == "Zoë"
+    assert csv_cell("a\rb\nc") == "a\\u000db\\u000ac" and csv_cell("Zoë") == "Zoë"
 
 
 @pytest.mark.slow
@@ -277,3 +277,8 @@ def test_check_with_several_files_writes_one_feedback_file_each(tmp_path: Path) 
     assert out == ""  # no CSV where a document was asked for
     status, out, _ = run_cli(["check", "seed", *files, "--format", "json"])
     assert [item["file"] for item in json.loads(out)] == files
+
+
+def test_grade_time_limit_is_checked(week: Path) -> None:
+    status, _, err = _grade(week, "--time-limit", "-1")
+    assert status == 2 and err.count("\n") == 1 and "--time-limit: expected 0" in err

@@ -18,6 +18,7 @@ entries it explains, in English and in Chinese.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -147,12 +148,15 @@ class Marker:
         overrides, rounding = overrides_before(
             self.answers, self.key, step_id, ancestors(self.plan, step_id)
         )
-        off_key = any(
-            g is not None and g.valid and not close(g, expected[i][j], self.answers.tolerance)
-            for i, row in enumerate(grid)
-            for j, g in enumerate(row)
-        )  # the student's own numbers are tried only where the key does not fit
-        trials = self._trials(step_id, overrides, rounding) if overrides and off_key else []
+        found: list[list[_Trial]] = []
+
+        def trials() -> list[_Trial]:
+            """The trials, made at the first entry the key does not explain (a step
+            whose entries all match the key needs none)."""
+            if not found:
+                found.append(self._trials(step_id, overrides, rounding) if overrides else [])
+            return found[0]
+
         entries, used = [], []
         for i, row in enumerate(grid):
             for j, g in enumerate(row):
@@ -169,7 +173,13 @@ class Marker:
         return result
 
     def _entry(
-        self, step_id: str, i: int, j: int, g: Given, key: Decimal, trials: list[_Trial]
+        self,
+        step_id: str,
+        i: int,
+        j: int,
+        g: Given,
+        key: Decimal,
+        trials: Callable[[], list[_Trial]],
     ) -> tuple[EntryResult, _Trial | None]:
         step = self.key.step(step_id)
         shown = max(4, g.places or 0)
@@ -191,7 +201,7 @@ class Marker:
         if close(g, key, self.answers.tolerance):
             status = "ok"
         else:
-            for candidate in trials:
+            for candidate in trials():
                 if close(g, candidate.values[i][j], self.answers.tolerance, candidate.slack[i][j]):
                     trial = candidate
                     right = candidate.inputs_right and candidate.coarse is None

@@ -40,10 +40,16 @@ def _zeros(rows: int, cols: int) -> DecimalMatrix:
 
 
 def _matmul(a: DecimalMatrix, b: DecimalMatrix) -> DecimalMatrix:
+    """``a b``, skipping zero terms (a radius matrix is often all zero: exact answers)."""
     columns = list(zip(*b))
-    return [
-        [sum((x * y for x, y in zip(row, col) if x and y), ZERO) for col in columns] for row in a
-    ]
+    out = []
+    for row in a:
+        nonzero = [k for k, x in enumerate(row) if x]
+        if not nonzero:  # what the sum of no terms is
+            out.append([ZERO] * len(columns))
+            continue
+        out.append([sum((row[k] * col[k] for k in nonzero if col[k]), ZERO) for col in columns])
+    return out
 
 
 def _add(a: DecimalMatrix, b: DecimalMatrix) -> DecimalMatrix:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from ..budget import time_budget
 from ..check import CheckResult, check
 from ..compute import derivation
 from ..derivation import Derivation
@@ -119,10 +120,14 @@ def grade_class(
     submissions: str | Path,
     *,
     tolerance: str | None = None,
+    time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ClassGrades:
     """Mark every submission in ``submissions`` against its own student's problem in the
-    class set ``directory``; a bad file is reported in its row and the rest are marked."""
+    class set ``directory``; a bad file (or one that takes longer than ``time_limit``
+    seconds) is reported in its row and the rest are marked."""
+    with time_budget(time_limit, "grading"):
+        pass  # a bad limit is a usage error, before any file is read
     directory = Path(directory)
     manifest = read_manifest(directory)
     matched = match_submissions(Path(submissions), manifest.students)
@@ -135,7 +140,8 @@ def grade_class(
             row.error = f"more than one submission ({names}); none was marked"
         elif row.file is not None:
             try:
-                row.result = check(_key(directory, entry), row.file, tolerance=tolerance)
+                with time_budget(time_limit, str(row.file)):
+                    row.result = check(_key(directory, entry), row.file, tolerance=tolerance)
                 row.marks = step_marks(
                     row.result, entry, manifest.ecf_credit, manifest.coarse_credit
                 )

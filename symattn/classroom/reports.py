@@ -1,10 +1,10 @@
-"""What grading a class writes: ``grades.csv``, the Moodle gradebook import, a summary
+r"""What grading a class writes: ``grades.csv``, the Moodle gradebook import, a summary
 on the terminal and JSON.
 
-Every CSV cell goes through :func:`csv_cell`: a cell a spreadsheet would run as a
-formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a
-leading apostrophe, and line breaks inside a cell become spaces, so a student named
-``=HYPERLINK(…)`` stays a name.
+Every CSV cell goes through :func:`symattn.output.csv_cell`: a cell a spreadsheet
+would run as a formula (starting with ``=``, ``+``, ``-`` or ``@``) gets a leading
+apostrophe, and control characters are written as ``\uXXXX``, so a student named
+``=HYPERLINK(…)`` stays a name and a line break cannot split a row.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..numbers import round_half_away
+from ..output import csv_cell
 from ..render.text import width
 from ..render.walker import title_of
 from ..words import Words, words
@@ -34,16 +35,6 @@ COLUMNS = (
     "first_error",
     "diagnoses",
 )
-
-
-def csv_cell(text: str) -> str:
-    """``text`` safe in a spreadsheet cell.
-
-    >>> csv_cell("=1+1"), csv_cell("-3"), csv_cell("Ada"), csv_cell("a\\r\\nb")
-    ("'=1+1", "'-3", 'Ada', 'a b')
-    """
-    flat = " ".join(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
-    return "'" + flat if flat[:1] in ("=", "+", "-", "@", "\t") else flat
 
 
 def points(value: Fraction) -> str:

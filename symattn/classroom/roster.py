@@ -24,14 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import SymattnError
+from ..load.checks import MAX_NAME_BYTES, MAX_STUDENTS
 from ..load.files import read_text
 
-__all__ = ["MAX_NAME_CHARS", "MAX_STUDENTS", "Student", "folder_name", "read_roster"]
-
-#: Most students in one roster (the exercises of a class are drawn one by one).
-MAX_STUDENTS = 1000
-#: Longest name, id or email kept (a file name holds at most 255 bytes).
-MAX_NAME_CHARS = 120
+__all__ = ["MAX_NAME_BYTES", "MAX_STUDENTS", "Student", "folder_name", "read_roster"]
 #: Longest folder name made from a name.
 MAX_FOLDER_CHARS = 60
 
@@ -89,8 +85,8 @@ def _cell(row: list[str], column: int | None, where: str, label: str) -> str:
             f"{where}, column {label}: a control character (U+{ord(bad.group()):04X}) "
             "cannot be part of a name"
         )
-    if len(value) > MAX_NAME_CHARS:
-        raise SymattnError(f"{where}, column {label}: longer than {MAX_NAME_CHARS} characters")
+    if len(value.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        raise SymattnError(f"{where}, column {label}: longer than {MAX_NAME_BYTES} bytes")
     return value
 
 

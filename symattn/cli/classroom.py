@@ -31,6 +31,7 @@ from ..exercises import ExerciseOptions, moodle_quiz
 from ..output import ProgressBar, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
+from .options import time_limit_option
 
 __all__ = ["add_exercises", "add_grade", "run_exercises", "run_grade"]
 
@@ -128,6 +129,7 @@ def add_grade(commands: Any) -> None:
         metavar="T",
         help="accept entries within T (default: one unit of the last place written)",
     )
+    time_limit_option(grade, " for each submission")
     grade.add_argument("-o", "--output", metavar="OUT", help="write the summary to OUT")
 
 
@@ -173,7 +175,11 @@ def run_exercises(args: argparse.Namespace) -> int:
 
 def run_grade(args: argparse.Namespace) -> int:
     grades = grade_class(
-        args.directory, args.submissions, tolerance=args.tolerance, progress=ProgressBar()
+        args.directory,
+        args.submissions,
+        tolerance=args.tolerance,
+        time_limit=args.time_limit,
+        progress=ProgressBar(),
     )
     show_key = not args.no_key
     if args.report:

@@ -15,19 +15,21 @@ from pathlib import Path
 from typing import NoReturn
 
 from ..api import check, derive, grade, load
+from ..budget import time_budget
 from ..check import key_for
 from ..check.feedback import render_feedback_latex, render_feedback_text
 from ..check.feedback_html import render_feedback_html
 from ..check.grade import Graded, answer_files, report_csv
-from ..errors import SymattnError
+from ..errors import SymattnError, shorten, visible
 from ..examples import example_names, example_path, list_examples
-from ..output import ProgressBar, write_output
+from ..output import ProgressBar, terminate_cleanly, write_output, write_stream
 from ..printing import PRESETS
-from ..render import FORMATS, render
+from ..render import FORMATS, render_chunks
 from ..render.json_out import dumps
 from ..version import __version__
 from ..words import LANGUAGES
 from .classroom import add_exercises, add_grade, run_exercises, run_grade
+from .options import time_limit_option
 
 __all__ = ["main"]
 
@@ -99,6 +101,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="lift the size limit of exact derivations to N (default: 128; "
         "8 for symbolic problems)",
     )
+    time_limit_option(derive)
 
     checker = commands.add_parser(
         "check",
@@ -134,6 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
     checker.add_argument("--notation", choices=PRESETS, default="matrix")
     checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
     checker.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
+    time_limit_option(checker, " (a class: for each file)")
 
     add_exercises(commands)
     add_grade(commands)
@@ -152,7 +156,7 @@ def _parse_rows(text: str, n: int, option: str = "--rows", noun: str = "query ro
     rows: list[int] = []
     for part in text.split(","):
         part = part.strip()
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()) or len(part) > 9:
             raise SymattnError(f"{option}: expected numbers such as 1,2 or 'all', found {text!r}")
         row = int(part)
         if not 1 <= row <= n:
@@ -178,7 +182,7 @@ def _derive(args: argparse.Namespace) -> int:
     if args.heads_shown is not None:
         heads = _parse_rows(args.heads_shown, problem.heads, "--heads-shown", "heads")
         heads_shown = [h + 1 for h in heads]
-    text = render(
+    chunks = render_chunks(  # JSON is written row by row as it is made
         derivation,
         args.format,
         heads_shown=heads_shown,
@@ -187,7 +191,7 @@ def _derive(args: argparse.Namespace) -> int:
         rows=rows,
         digits=args.digits,
     )
-    write_output(text, args.output)
+    write_stream(chunks, args.output)
     return 0
 
 
@@ -198,12 +202,17 @@ def _check(args: argparse.Namespace) -> int:
     batch = (
         args.report is not None
         or len(args.answers) > 1
-        or any(Path(a).is_dir() or any(ch in a for ch in "*?[") for a in args.answers)
+        or any(
+            Path(a).is_dir() or (any(ch in a for ch in "*?[") and not Path(a).is_file())
+            for a in args.answers
+        )
     )
     show_key = not args.no_key
+    limit = args.time_limit
     if not batch:
-        key = key_for(problem, args.answers[0])
-        result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
+        with time_budget(limit, args.answers[0]):
+            key = key_for(problem, args.answers[0])
+            result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
         if args.format == "json":
             text = dumps(result.to_json(args.lang, show_key=show_key)) + "\n"
         elif args.format == "latex":
@@ -214,7 +223,8 @@ def _check(args: argparse.Namespace) -> int:
             text = render_feedback_text(result, args.lang, show_key=show_key)
         write_output(text, args.output)
         return result.exit_status
-    key = key_for(problem)
+    with time_budget(limit, args.problem):
+        key = key_for(problem)
     if args.tolerance is not None:
         check(key, {}, tolerance=args.tolerance, places=args.places)  # bad options: usage errors
     files = answer_files(args.answers)
@@ -232,7 +242,14 @@ def _check(args: argparse.Namespace) -> int:
             f"-o {args.output}: with several answers files, give a folder: one feedback file "
             "is written per answers file"
         )
-    graded = grade(key, files, tolerance=args.tolerance, places=args.places, progress=ProgressBar())
+    graded = grade(
+        key,
+        files,
+        tolerance=args.tolerance,
+        places=args.places,
+        progress=ProgressBar(),
+        time_limit=limit,
+    )
     report = report_csv(key, graded)
     if args.report:
         write_output(report, args.report)
@@ -257,7 +274,7 @@ def _check(args: argparse.Namespace) -> int:
         f"{len(wrong)} incorrect, {len(bad)} unreadable"
         + (f"; report written to {args.report}" if args.report else "")
     )
-    print(summary, file=sys.stderr)
+    print(visible(summary, one_line=True), file=sys.stderr)
     return 2 if bad else (1 if wrong else 0)
 
 
@@ -289,10 +306,16 @@ def _examples() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    with terminate_cleanly():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         args = _build_parser().parse_args(argv)
         if args.command == "derive":
-            return _derive(args)
+            with time_budget(args.time_limit, args.file or f"example {args.example}"):
+                return _derive(args)
         if args.command == "examples":
             return _examples()
         if args.command == "check":
@@ -312,14 +335,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file the operating system refused, named in one line
+        name = exc.filename
+        shown = os.fsdecode(name) if isinstance(name, (str, bytes)) else "a file"
+        message = f"{shown}: {exc.strerror or type(exc).__name__}"
+        print(f"symattn: error: {visible(shorten(message), one_line=True)}", file=sys.stderr)
+        return 2
     except RecursionError:
         print("symattn: error: input nested too deeply", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: still one line, no traceback, unless debugging
         if os.environ.get("SYMATTN_DEBUG"):
             raise
+        detail = visible(shorten(f"{type(exc).__name__}: {exc}"), one_line=True)
         print(
-            f"symattn: error: internal error ({type(exc).__name__}: {exc}); please report "
+            f"symattn: error: internal error ({detail}); please report "
             "it with the input that caused it (set SYMATTN_DEBUG=1 for details)",
             file=sys.stderr,
         )

@@ -67,17 +67,28 @@ def crosscheck(derivation: Derivation) -> Crosscheck | None:
             continue
         numeric, magnitude = floats[step.id]
         own = _own_values(step, sympy_values)
+        same = own is step.values  # the values shown are the ones evaluated
         for i, (own_row, value_row, got_row, size_row) in enumerate(
             zip(own, step.values, numeric.tolist(), magnitude.tolist())
         ):
+            if same and tuple(got_row) == own_row:  # every float exact: no error in the row
+                if worst is None:
+                    finite = [j for j, size in enumerate(size_row) if math.isfinite(size)]
+                    worst = (step.id, (i, finite[0])) if finite else None
+                continue
             for j, (evaluated, shown, got, size) in enumerate(
                 zip(own_row, value_row, got_row, size_row)
             ):
+                if got == evaluated and (same or shown is None or shown == evaluated):
+                    # no error (a float equal to the exact value): (0, 0), as _errors says
+                    if worst is None and math.isfinite(size):
+                        worst = (step.id, (i, j))
+                    continue
                 if not math.isfinite(size):  # float64 overflowed on the way
                     continue
                 candidates = (
                     [evaluated]
-                    if shown is None or shown == evaluated
+                    if same or shown is None or shown == evaluated
                     else [
                         evaluated,
                         shown,

@@ -47,9 +47,35 @@ def _is_rational(matrix: Matrix) -> bool:
 
 
 def _integer_rows(matrix: Matrix) -> tuple[list[list[int]], int]:
-    fractions = [[x.as_fraction() for x in row] for row in matrix]
-    den = lcm(*(f.denominator for row in fractions for f in row))
-    return [[f.numerator * (den // f.denominator) for f in row] for row in fractions], den
+    """Numerators over one common denominator (entries that are rational surds)."""
+    pairs = [[_ratio(x.terms) for x in row] for row in matrix]
+    den = lcm(*{d for row in pairs for _, d in row})
+    return [[n * (den // d) for n, d in row] for row in pairs], den
+
+
+def _ratio(terms: tuple[tuple[int, Fraction], ...]) -> tuple[int, int]:
+    """Numerator and denominator of a rational surd's terms."""
+    if not terms:
+        return 0, 1
+    q = terms[0][1]
+    return q.numerator, q.denominator
+
+
+def _rational_matrix(numerators: list[list[Any]], den: int) -> Matrix:
+    """The surds n / den of integer numerators (FLINT's or Python's); a numerator seen
+    before gives the same (immutable) surd again: a product has few distinct values."""
+    seen: dict[int, Surd] = {}
+    out = []
+    for row in numerators:
+        entries = []
+        for x in row:
+            n = int(x)
+            found = seen.get(n)
+            if found is None:
+                found = seen[n] = Surd.rational(Fraction(n, den))
+            entries.append(found)
+        out.append(tuple(entries))
+    return tuple(out)
 
 
 def matmul(left: Matrix, right: Matrix) -> Matrix:
@@ -57,9 +83,8 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
     if _is_rational(left) and _is_rational(right):
         a, da = _integer_rows(left)
         b, db = _integer_rows(right)
-        den = da * db
         product = (fmpz_mat(a) * fmpz_mat(b)).tolist()  # FLINT: the n³ work in C
-        return tuple(tuple(Surd.rational(Fraction(int(x), den)) for x in row) for row in product)
+        return _rational_matrix(product, da * db)
     columns = transpose(right)
     if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
         return tuple(tuple(_combination(col, row) for col in columns) for row in left)
@@ -100,17 +125,30 @@ def _combination(coefs: Sequence[Any], values: Sequence[Any]) -> Any:
     return Combination(list(zip(coefs, values)))
 
 
+def _each(matrix: Matrix, rule: Callable[[Any], Any]) -> Matrix:
+    """``rule`` of every entry, once per distinct entry object (entries repeat)."""
+    done: dict[int, Any] = {}
+    out = []
+    for row in matrix:
+        entries = []
+        for x in row:
+            found = done.get(id(x))
+            if found is None:
+                found = done[id(x)] = rule(x)
+            entries.append(found)
+        out.append(tuple(entries))
+    return tuple(out)
+
+
 def scale(scores: Matrix, divisor: Any) -> Matrix:
     """``scores / divisor``, the divisor kept visible (1/√2 is not rationalised here)."""
     if isinstance(divisor, Surd) and divisor.is_rational and _is_rational(scores):
         c = divisor.as_fraction()
-        return tuple(tuple(Surd.rational(x.as_fraction() / c) for x in row) for row in scores)
+        return _each(scores, lambda x: Surd.rational(x.as_fraction() / c))
     if isinstance(divisor, Surd) and len(divisor.terms) == 1 and _is_rational(scores):
         r, c = divisor.terms[0]  # x / (c √r) = x / (c r) · √r, one term each
         factor = 1 / (c * r)
-        return tuple(
-            tuple(Surd.monomial(r, x.as_fraction() * factor) for x in row) for row in scores
-        )
+        return _each(scores, lambda x: Surd.monomial(r, x.as_fraction() * factor))
     if isinstance(divisor, Surd) and any(not isinstance(x, Surd) for r in scores for x in r):
         divisor = to_sympy(divisor)  # transcendental scores (positions, RoPE, tanh)
         return tuple(tuple(to_sympy(x) / divisor for x in row) for row in scores)

@@ -21,6 +21,7 @@ from ..numbers import (
     Combination,
     ExpRatio,
     NegInf,
+    RowBalls,
     Surd,
     decimal_context,
     evaluate,
@@ -66,6 +67,7 @@ class _Values:
         self.known: dict[str, Values] = dict(known)
         self._guard = decimal_context(precision + GUARD)
         self._roots: dict[int, Decimal] = {}
+        self.rows: RowBalls = {}  # the softmax rows' balls, for the weights and the output
 
     def of(self, name: str, matrix: Matrix) -> Values:
         if name not in self.known:
@@ -74,8 +76,31 @@ class _Values:
 
     def direct(self, matrix: Matrix) -> Values:
         context = decimal_context(self.precision)
+        seen: dict[int, Decimal | None] = {}  # entries repeat (the same objects)
         with decimal.localcontext(context):
-            return tuple(tuple(self._one(x, context) for x in row) for row in matrix)
+            return tuple(self._row(row, context, seen) for row in matrix)
+
+    def _row(
+        self, row: tuple[Any, ...], context: decimal.Context, seen: dict[int, Decimal | None]
+    ) -> tuple[Decimal | None, ...]:
+        """``_one`` of each entry, once per entry object; rationals inline."""
+        out: list[Decimal | None] = []
+        divide = context.divide
+        for x in row:
+            key = id(x)
+            if key in seen:
+                out.append(seen[key])
+                continue
+            terms = x.terms if type(x) is Surd else None
+            value: Decimal | None
+            if terms is not None and len(terms) == 1 and terms[0][0] == 1:
+                q = terms[0][1]
+                value = divide(Decimal(q.numerator), Decimal(q.denominator))
+            else:
+                value = self._one(x, context)
+            seen[key] = value
+            out.append(value)
+        return tuple(out)
 
     def _one(self, x: Any, context: decimal.Context) -> Decimal | None:
         if isinstance(x, Surd) and x.is_rational:  # a quotient, correctly rounded
@@ -142,7 +167,8 @@ def execute(
             step_values = values.direct(entries)
         elif not problem.symbolic and _closed_numeric(entries):
             # the closed forms themselves, by ball arithmetic, one matrix at a time
-            step_values = tuple(tuple(row) for row in evaluate_matrix(entries, precision))
+            balls = evaluate_matrix(entries, precision, values.rows)
+            step_values = tuple(tuple(row) for row in balls)
         else:
             evaluated = None
             given = spec.source.take(problem) if spec.source is not None else None

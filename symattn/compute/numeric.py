@@ -29,7 +29,19 @@ LOST = 1e-9
 
 
 def _floats(matrix: Matrix) -> Array:
-    return np.array([[float(x) for x in row] for row in matrix], dtype=np.float64)
+    """The matrix in float64; an entry object seen before is not converted again (a
+    problem file's repeated values are one object)."""
+    seen: dict[int, float] = {}
+    rows = []
+    for row in matrix:
+        cells = []
+        for x in row:
+            value = seen.get(id(x))
+            if value is None:
+                value = seen[id(x)] = float(x)
+            cells.append(value)
+        rows.append(cells)
+    return np.array(rows, dtype=np.float64)
 
 
 def forward(problem: Problem) -> dict[str, tuple[Array, Array]]:

@@ -16,6 +16,9 @@ from ..problem import Mask
 from .values import Monomial
 
 __all__ = [
+    "MAX_NAME_BYTES",
+    "MAX_STUDENTS",
+    "check_raw_sizes",
     "check_shapes",
     "check_upstream",
     "labels",
@@ -25,6 +28,63 @@ __all__ = [
     "show",
     "split_heads",
 ]
+
+
+#: Most students a roster may name (a class; one exercise folder each; as many exercises
+#: as one set may have).
+MAX_STUDENTS = 1_000
+#: Longest student name, in bytes of UTF-8: a folder name must stay under the 255 bytes
+#: most file systems allow, with room for a number and the temporary files' marks.
+MAX_NAME_BYTES = 200
+
+# The sizes each matrix's rows and columns are; "h·" marks a multiple of the head count.
+_RAW_DIMS: dict[str, tuple[str, str]] = {
+    "X": ("n", "d_model"),
+    "memory": ("m", "d_model"),
+    "W_Q": ("d_model", "h·d_k"),
+    "W_K": ("d_model", "h·d_k"),
+    "W_V": ("d_model", "h·d_v"),
+    "Q": ("n", "h·d_k"),
+    "K": ("m", "h·d_k"),
+    "V": ("m", "h·d_v"),
+    "W_O": ("h·d_v", "h·d_out"),
+    "dO": ("n", "h·d_v"),
+    "target": ("n", "h·d_v"),
+}
+
+
+def check_raw_sizes(data: Mapping[str, Any], heads: int, limit: int, source: str) -> None:
+    """Refuse a matrix over the size limit before a single value of it is read.
+
+    The exact sizes are checked again once the values are read; this bound only keeps
+    a file of millions of entries from being parsed to be refused afterwards."""
+    for key, dims in _RAW_DIMS.items():
+        raw = data.get(key)
+        if not isinstance(raw, list):
+            continue
+        sizes = (len(raw), max((len(r) for r in raw if isinstance(r, list)), default=0))
+        for size, dim in zip(sizes, dims):
+            multiple = dim.startswith("h·")
+            needed = -(-size // heads) if multiple else size
+            if needed > limit:
+                name = dim.removeprefix("h·")
+                per_head = f" over {heads} heads" if multiple and heads > 1 else ""
+                raise SymattnError(
+                    f"{source}: {key} is too large before its values are read: {name} = "
+                    f"{needed}{per_head} is larger than the limit of {limit} "
+                    "(n, m, d_model, d_k, d_v)",
+                    lift=("max_size", needed),
+                )
+    embedding = data.get("embedding")
+    if isinstance(embedding, Mapping):
+        embedding = list(embedding.values())
+    first = embedding[0] if isinstance(embedding, list) and embedding else None
+    if isinstance(first, list) and len(first) > limit:
+        raise SymattnError(
+            f"{source}: embedding rows have {len(first)} entries, over the size limit of "
+            f"{limit} (d_model)",
+            lift=("max_size", len(first)),
+        )
 
 
 class ValueReader(Protocol):
@@ -192,6 +252,8 @@ def read_padding(
         return mask, label
     if not isinstance(pad, str) or not pad:
         raise SymattnError(f'{source}: pad_token: expected a token, such as "<pad>"')
+    if keys is not None and len(keys) != shapes["m"]:
+        keys = None  # the tokens label the queries only (Q, K, V given with m ≠ n)
     if keys is None:
         raise SymattnError(
             f"{source}: pad_token: the keys have no tokens to look for it in; give text, "

@@ -16,36 +16,113 @@ from typing import Any
 
 from ..errors import SymattnError
 
-__all__ = ["MAX_FILE_BYTES", "parse_json", "parse_toml", "read_file", "read_text"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_LISTED_FILES",
+    "check_readable",
+    "list_files",
+    "parse_json",
+    "parse_toml",
+    "read_file",
+    "read_text",
+]
 
-#: Problem files larger than this are refused before parsing.
+#: Problem and answers files larger than this are refused before parsing.
 MAX_FILE_BYTES = 20_000_000
+#: Most files one folder or pattern of answers files may hold (a class, not a disk).
+MAX_LISTED_FILES = 10_000
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """The UTF-8 text of a regular file no larger than the limit.
-
-    A FIFO, a device or a directory is refused before anything is read (reading
-    /dev/zero would never end; a FIFO would wait for a writer).
-    """
-    where_ = str(path)
-    try:
-        status = os.stat(path)
-    except FileNotFoundError:
-        raise SymattnError(f"{where_}: no such file") from None
-    except OSError as exc:
-        raise SymattnError(f"{where_}: cannot read ({exc.strerror})") from None
+def _refuse_special(where_: str, status: os.stat_result) -> None:
     if stat.S_ISDIR(status.st_mode):
         raise SymattnError(f"{where_}: is a directory, not a file")
     if not stat.S_ISREG(status.st_mode):
         raise SymattnError(f"{where_}: is not a regular file (a device, a pipe or a socket)")
     if status.st_size > MAX_FILE_BYTES:
         raise SymattnError(f"{where_}: file is larger than {MAX_FILE_BYTES} bytes")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def check_readable(
+    path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None
+) -> os.stat_result:
+    """Refuse, without reading a byte, what :func:`read_text` would not read: a missing
+    file, a folder, a FIFO, a device, a socket, a file over :data:`MAX_FILE_BYTES`; with
+    ``within``, also a path whose real location (symlinks resolved) is outside that folder.
+    """
+    where_ = os.fsdecode(path)
+    if within is not None:
+        real, root = Path(os.path.realpath(path)), Path(os.path.realpath(within))
+        if not _inside(real, root):
+            raise SymattnError(
+                f"{where_}: is a link to a file outside {os.fsdecode(within)!r}; "
+                "copy the file into the folder instead"
+            )
     try:
-        with open(path, "rb") as handle:
+        status = os.stat(path)
+    except FileNotFoundError:
+        raise SymattnError(f"{where_}: no such file") from None
+    except OSError as exc:
+        raise SymattnError(f"{where_}: cannot read ({exc.strerror})") from None
+    _refuse_special(where_, status)
+    return status
+
+
+def list_files(
+    folder: str | os.PathLike[str],
+    suffixes: tuple[str, ...],
+    limit: int = MAX_LISTED_FILES,
+) -> list[Path]:
+    """The files of ``folder`` whose names end in one of ``suffixes`` (any case), sorted.
+
+    Nothing is read or followed here: folders are left out, every other entry with a
+    matching name is listed (a FIFO or a link that leaves the folder is refused when it
+    is read, with :func:`check_readable`, so that it becomes one row of a report).  More
+    than ``limit`` entries is an error, found before the list is sorted."""
+    where_ = os.fsdecode(folder)
+    found: list[Path] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.name.lower().endswith(suffixes):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    continue
+                found.append(Path(entry.path))
+                if len(found) > limit:
+                    raise SymattnError(
+                        f"{where_}: holds more than {limit} files ending in "
+                        f"{' or '.join(suffixes)}; grade it in parts"
+                    )
+    except OSError as exc:
+        raise SymattnError(f"{where_}: cannot list ({exc.strerror})") from None
+    return sorted(found)
+
+
+def read_text(path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None) -> str:
+    """The UTF-8 text of a regular file no larger than the limit.
+
+    A FIFO, a device or a directory is refused before anything is read (reading
+    /dev/zero would never end; a FIFO would wait for a writer); so is, with ``within``,
+    a link that leads out of that folder (:func:`check_readable`).
+    """
+    where_ = os.fsdecode(path)
+    check_readable(path, within=within)
+    try:  # non-blocking: a FIFO swapped in after the check still cannot make us wait
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise SymattnError(f"{where_}: cannot read ({exc.strerror})") from None
+    try:
+        _refuse_special(where_, os.fstat(fd))
+        with os.fdopen(fd, "rb", closefd=False) as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise SymattnError(f"{where_}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
     if len(raw) > MAX_FILE_BYTES:
         raise SymattnError(f"{where_}: file is larger than {MAX_FILE_BYTES} bytes")
     try:
@@ -65,8 +142,20 @@ def read_file(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def parse_json(text: str, source: str) -> dict[str, Any]:
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise SymattnError(f"{source}: key {key!r} is given twice; give it once")
+                seen.add(key)
+        return obj
+
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=Decimal)
+        data = json.loads(
+            text, parse_float=Decimal, parse_constant=Decimal, object_pairs_hook=unique
+        )
     except json.JSONDecodeError as exc:
         raise SymattnError(
             f"{source}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"

@@ -33,6 +33,7 @@ from .lexer import Profile, Token, ValueSyntaxError, tokens
 __all__ = [
     "ANSWER",
     "MAX_DECIMAL_EXPONENT",
+    "MAX_POWER",
     "MAX_VALUE_LENGTH",
     "PROBLEM",
     "BinOp",
@@ -56,6 +57,8 @@ __all__ = [
 MAX_VALUE_LENGTH = 200
 #: Largest |exponent| of a decimal such as 1e300 (keeps numbers sane).
 MAX_DECIMAL_EXPONENT = 100
+#: Largest whole exponent of a power such as 2^64 (the power guard; see also MAX_BITS).
+MAX_POWER = 64
 
 
 PROBLEM = Profile.PROBLEM

@@ -24,6 +24,7 @@ from ..numbers import to_sympy
 from ..printing import Notation
 from ..problem import Lookup, Matrix, Problem, Shapes
 from .checks import (
+    check_raw_sizes,
     check_shapes,
     check_upstream,
     labels,
@@ -88,8 +89,21 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.symbolic = False
+        #: entries read before, by text or integer: a large matrix repeats its few
+        #: values (Monomials are immutable, so one object serves every repeat)
+        self._seen: dict[int | str, Monomial] = {}
 
     def value(self, raw: object, key: str, row: int | None = None, col: int | None = None) -> Any:
+        if type(raw) is int or type(raw) is str:  # not bool, Decimal, float: equal to ints
+            found = self._seen.get(raw)
+            if found is None:
+                found = self._seen[raw] = self._parse(raw, key, row, col)
+            if not found.is_number:
+                self.symbolic = True
+            return found
+        return self._parse(raw, key, row, col)
+
+    def _parse(self, raw: object, key: str, row: int | None, col: int | None) -> Monomial:
         try:
             mono = parse_value(raw)
         except ValueSyntaxError as exc:
@@ -201,6 +215,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 12
     ):
         raise SymattnError(f"{source}: places: expected a whole number 0 … 12, found {places!r}")
+    check_raw_sizes(data, heads, max_size or DEFAULT_MAX_SIZE, source)
     reader = _Reader(source)
     givens: dict[str, tuple[tuple[Monomial, ...], ...]] = {}
     for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
@@ -223,7 +238,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         text = data["text"]
         if not isinstance(text, str):
             raise SymattnError(f"{source}: text: expected a string")
-        words, ids = tokenize(text, vocab, source)
+        words, ids = tokenize(text, vocab, source, limit=max_size or DEFAULT_MAX_SIZE)
         rows = []
         for token_id in ids:
             raw_row = vocab.row(token_id)

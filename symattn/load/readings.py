@@ -25,6 +25,7 @@ from fractions import Fraction
 from ..numbers import decimal_context
 from .grammar import (
     ANSWER,
+    MAX_POWER,
     BinOp,
     Euler,
     Exp,
@@ -120,8 +121,10 @@ def _pow(node: Pow) -> _Interval:
     base = _interval(node.base)
     whole = _whole(node.exponent)
     if whole is not None and not isinstance(node.base, Euler):
-        if abs(whole) > 64:
-            raise ValueSyntaxError(f"expected a whole exponent up to 64 at position {node.pos}")
+        if abs(whole) > MAX_POWER:
+            raise ValueSyntaxError(
+                f"expected a whole exponent up to {MAX_POWER} at position {node.pos}"
+            )
         if abs(base.mid) > 10**10 and abs(whole) > 10:
             raise ValueSyntaxError(f"the power at position {node.pos} is out of range")
         out = _Interval(Decimal(1), Decimal(0))

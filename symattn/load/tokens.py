@@ -2,7 +2,9 @@
 
 Text with spaces is split on them; text without spaces (Chinese, say) is cut by
 greedy longest match against the vocabulary, so "我爱苹果" gives 我 / 爱 / 苹果 when
-苹果 is a vocabulary entry.
+苹果 is a vocabulary entry.  The match walks a trie of the vocabulary (time linear in the
+text times the longest token), and stops as soon as the tokens exceed the size limit, so
+a text of millions of tokens is refused before it is split.
 
 >>> vocab = Vocabulary.from_data(["<unk>", "我", "爱", "苹果"], [[0], [1], [2], [3]], "p")
 >>> tokenize("我爱苹果", vocab, "p")
@@ -12,13 +14,19 @@ greedy longest match against the vocabulary, so "我爱苹果" gives 我 / 爱 /
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SymattnError
 
-__all__ = ["Vocabulary", "tokenize"]
+__all__ = ["MAX_TOKEN_ID", "Vocabulary", "tokenize"]
+
+#: Largest token id (2⁵³ − 1: every id is also an exact float64, for the cross-check).
+MAX_TOKEN_ID = 2**53 - 1
+#: Vocabulary entries compared with an unknown token for the hint of the error message.
+_CLOSEST_SCAN = 2_000
 
 
 @dataclass(frozen=True)
@@ -45,10 +53,16 @@ class Vocabulary:
         elif isinstance(vocab, Mapping):
             ids = {}
             for token, token_id in vocab.items():
-                if isinstance(token_id, bool) or not isinstance(token_id, int) or token_id < 0:
+                if (
+                    isinstance(token_id, bool)
+                    or not isinstance(token_id, int)
+                    or not 0 <= token_id <= MAX_TOKEN_ID
+                ):
+                    big = isinstance(token_id, int) and token_id > MAX_TOKEN_ID
+                    shown = f"an id of {len(str(token_id))} digits" if big else repr(token_id)
                     raise SymattnError(
-                        f"{source}: vocab.{token}: expected a non-negative integer id, "
-                        f"found {token_id!r}"
+                        f"{source}: vocab.{token}: expected an integer id 0 … {MAX_TOKEN_ID}, "
+                        f"found {shown}"
                     )
                 ids[str(token)] = token_id
             if not ids:
@@ -65,12 +79,10 @@ class Vocabulary:
             rows = dict(enumerate(embedding))
         elif isinstance(embedding, Mapping):
             for key, row in embedding.items():
-                try:
-                    token_id = int(str(key), 10)
-                except ValueError:
-                    raise SymattnError(
-                        f"{source}: embedding: key {key!r} is not an integer id"
-                    ) from None
+                text = str(key).strip()
+                if not (text.isascii() and text.isdigit() and len(text) <= 16):
+                    raise SymattnError(f"{source}: embedding: key {key!r} is not an integer id")
+                token_id = int(text, 10)
                 rows[token_id] = row
         else:
             raise SymattnError(f"{source}: embedding: expected a list of rows or a table id → row")
@@ -100,8 +112,8 @@ class Vocabulary:
 
     def closest(self, piece: str, count: int = 3) -> list[str]:
         """Vocabulary entries that look most like ``piece`` (for error messages)."""
-        entries = list(self.ids)
-        close = difflib.get_close_matches(piece, entries, n=count, cutoff=0.3)
+        entries = list(self.ids)[:_CLOSEST_SCAN]
+        close = difflib.get_close_matches(piece[:100], entries, n=count, cutoff=0.3)
         if not close:
             close = [t for t in entries if set(t) & set(piece)][:count]
         return close
@@ -120,29 +132,85 @@ def _unknown(piece: str, position: str, vocab: Vocabulary) -> SymattnError:
     )
 
 
-def tokenize(text: str, vocab: Vocabulary, source: str) -> tuple[list[str], list[int]]:
-    """Split ``text`` into vocabulary tokens; return the tokens and their ids."""
+def _trie(ids: Mapping[str, int]) -> dict[str, object]:
+    """A trie of the vocabulary: nested dicts, ``""`` marking the end of a token."""
+    root: dict[str, object] = {}
+    for token in ids:
+        node = root
+        for ch in token:
+            node = node.setdefault(ch, {})  # type: ignore[assignment]
+        node[""] = True
+    return root
+
+
+def _longest(text: str, pos: int, trie: dict[str, object]) -> int:
+    """Length of the longest vocabulary token at ``text[pos:]`` (0 if none)."""
+    node, best, end = trie, 0, pos
+    while end < len(text):
+        nxt = node.get(text[end])
+        if nxt is None:
+            break
+        node = nxt  # type: ignore[assignment]
+        end += 1
+        if "" in node:
+            best = end - pos
+    return best
+
+
+def _too_many(count: int, limit: int, source: str, exact: bool = True) -> SymattnError:
+    many = f"{count} tokens" if exact else f"at least {count} tokens"
+    return SymattnError(
+        f"{source}: text: {many}, over the size limit of {limit} (n)",
+        lift=("max_size", count),
+    )
+
+
+def _count_rest(
+    text: str, pos: int, trie: dict[str, object], count: int, longest: int
+) -> tuple[int, bool]:
+    """Tokens so far plus those of ``text[pos:]`` (exact for up to a million characters
+    left, else a lower bound: the rest cut into tokens of the longest length)."""
+    if len(text) - pos > 1_000_000:
+        return count + -(-(len(text) - pos) // longest), False
+    while pos < len(text):
+        pos += _longest(text, pos, trie) or 1
+        count += 1
+    return count, True
+
+
+def tokenize(
+    text: str, vocab: Vocabulary, source: str, limit: int | None = None
+) -> tuple[list[str], list[int]]:
+    """Split ``text`` into vocabulary tokens; return the tokens and their ids.
+
+    With ``limit``, more tokens than that is an error found while splitting."""
     if not text.strip():
         raise SymattnError(f"{source}: text: the text is empty")
     tokens: list[str] = []
     if any(ch.isspace() for ch in text.strip()):
-        for number, word in enumerate(text.split(), start=1):
+        for number, match in enumerate(re.finditer(r"\S+", text), start=1):
+            if limit is not None and number > limit:
+                count = sum(1 for _ in re.finditer(r"\S+", text))
+                raise _too_many(count, limit, source)
+            word = match.group()
             if word not in vocab.ids:
                 raise _unknown(word, f"word {number}", vocab)
             tokens.append(word)
     else:
         text = text.strip()
-        longest = max(len(t) for t in vocab.ids)
+        trie = _trie(vocab.ids)
         pos = 0
         while pos < len(text):
-            for size in range(min(longest, len(text) - pos), 0, -1):
-                if text[pos : pos + size] in vocab.ids:
-                    tokens.append(text[pos : pos + size])
-                    pos += size
-                    break
-            else:
+            if limit is not None and len(tokens) >= limit:
+                longest = max(len(t) for t in vocab.ids)
+                count, exact = _count_rest(text, pos, trie, len(tokens), longest)
+                raise _too_many(count, limit, source, exact)
+            size = _longest(text, pos, trie)
+            if size == 0:
                 end = pos + 1
-                while end < len(text) and not any(text.startswith(t, end) for t in vocab.ids):
+                while end < len(text) and end - pos < 100 and not _longest(text, end, trie):
                     end += 1
                 raise _unknown(text[pos:end], f"character {pos + 1}", vocab)
+            tokens.append(text[pos : pos + size])
+            pos += size
     return tokens, [vocab.ids[t] for t in tokens]

@@ -32,6 +32,7 @@ from typing import Any
 from ..numbers import Surd, to_sympy
 from .grammar import (
     MAX_DECIMAL_EXPONENT,
+    MAX_POWER,
     MAX_VALUE_LENGTH,
     PROBLEM,
     BinOp,
@@ -245,9 +246,11 @@ def _power(base: Monomial, node: Pow) -> Monomial:
         and exponent.places is None
         and exponent.exponent == 0
         and exponent.value.denominator == 1
-        and 0 <= exponent.value <= 64
+        and 0 <= exponent.value <= MAX_POWER
     ):
-        raise ValueSyntaxError(f"expected a whole exponent up to 64 at position {node.pos + 1}")
+        raise ValueSyntaxError(
+            f"expected a whole exponent up to {MAX_POWER} at position {node.pos + 1}"
+        )
     power = sign * int(exponent.value)
     if not _size_ok(base.coef, power):
         raise ValueSyntaxError(f"the power at position {node.pos} is out of range")

@@ -1,12 +1,12 @@
 """Exact numbers without SymPy: surds, closed-form softmax quotients, −∞, and their
 evaluation.  Nothing here prints: :mod:`symattn.printing` does."""
 
-from .balls import DigitsUnavailable, evaluate_ball, evaluate_matrix, round_certified
+from .balls import DigitsUnavailable, RowBalls, evaluate_ball, evaluate_matrix, round_certified
 from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
-from .context import decimal_context, near_tie, round_half_away
+from .context import decimal_context, near_tie, round_half_away, round_row
 from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_value
 from .surd import MAX_RADICAND, Surd, radical_product, square_free
-from .sympy_bridge import to_sympy
+from .sympy_bridge import has_symbols, to_sympy
 from .sympy_eval import SympyEvaluator
 from .transcendental import angle, sinusoid, sinusoid_value, tanh_exact, tanh_value
 
@@ -19,6 +19,7 @@ __all__ = [
     "DigitsUnavailable",
     "ExpRatio",
     "NegInf",
+    "RowBalls",
     "RowCache",
     "SoftmaxRow",
     "Surd",
@@ -29,11 +30,13 @@ __all__ = [
     "evaluate_ball",
     "evaluate_matrix",
     "evaluate_or_none",
+    "has_symbols",
     "near_tie",
     "radical_product",
     "rational_value",
     "round_certified",
     "round_half_away",
+    "round_row",
     "sinusoid",
     "sinusoid_value",
     "square_free",

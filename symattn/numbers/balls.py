@@ -37,6 +37,7 @@ from .surd import Surd
 __all__ = [
     "MAX_BITS",
     "DigitsUnavailable",
+    "RowBalls",
     "ball",
     "bits_for",
     "evaluate_ball",
@@ -229,17 +230,25 @@ _TINY_BITS = -3_300_000_000
 
 
 # -- a whole matrix ----------------------------------------------------------------
-def evaluate_matrix(matrix: Sequence[Sequence[Any]], digits: int) -> list[list[Decimal]]:
+#: A softmax row's shifted exponentials and their sum, by the row's id and the bits.
+RowBalls = dict[tuple[int, int], tuple[SoftmaxRow, list[arb], arb]]
+
+
+def evaluate_matrix(
+    matrix: Sequence[Sequence[Any]], digits: int, rows: RowBalls | None = None
+) -> list[list[Decimal]]:
     """Every entry of a numeric matrix to ``digits`` significant digits.
 
     Entries that share a softmax row and columns of coefficients (a step's weights,
     the output of a weighted sum) are evaluated as one ball-matrix product; any entry
     whose ball is too wide after that (cancellation) is evaluated again on its own.
+    ``rows`` keeps each softmax row's exponentials for the next matrix that uses the
+    row (the weights, then the output: the same balls, made once).
     """
     need = bits_for(digits)
     out: list[list[Decimal | None]] = [[None] * len(row) for row in matrix]
     with precision(need + 40):
-        balls = _matrix_balls(matrix)
+        balls = _matrix_balls(matrix, {} if rows is None else rows)
         for (i, j), b in balls.items():
             if b.is_exact() or b.rel_accuracy_bits() >= need:
                 out[i][j] = to_decimal(b, digits)
@@ -250,7 +259,7 @@ def evaluate_matrix(matrix: Sequence[Sequence[Any]], digits: int) -> list[list[D
     return out  # type: ignore[return-value]
 
 
-def _matrix_balls(matrix: Sequence[Sequence[Any]]) -> dict[tuple[int, int], arb]:
+def _matrix_balls(matrix: Sequence[Sequence[Any]], rows: RowBalls) -> dict[tuple[int, int], arb]:
     """Balls of the ExpRatio entries whose rows have distinct exponents, in batches."""
     batches: dict[tuple[Any, ...], list[tuple[int, SoftmaxRow, list[int]]]] = {}
     coef_tuples: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
@@ -273,18 +282,28 @@ def _matrix_balls(matrix: Sequence[Sequence[Any]]) -> dict[tuple[int, int], arb]
     for key, members in batches.items():
         columns = coef_tuples[key]
         try:
-            exps = [_shifted_exps([_exact(x) for x in row.exponents]) for _, row, _ in members]
+            shifted = [_row_balls(row, rows) for _, row, _ in members]
             c = arb_mat(
                 [[_coef_ball(col[k], coef_balls) for col in columns] for k in range(key[0])]
             )
         except TypeError:  # symbols: no numbers here
             continue
-        products = arb_mat(exps) * c
+        products = arb_mat([exps for exps, _ in shifted]) * c
         for a, (i, _, js) in enumerate(members):
-            den = sum(exps[a], arb(0))
+            den = shifted[a][1]
             for b, j in enumerate(js):
                 out[(i, j)] = products[a, b] / den
     return out
+
+
+def _row_balls(row: SoftmaxRow, rows: RowBalls) -> tuple[list[arb], arb]:
+    """The row's exponentials e^{x_j − x_top} and their sum, at the current precision."""
+    key = (id(row), ctx.prec)
+    found = rows.get(key)
+    if found is None or found[0] is not row:
+        exps = _shifted_exps([_exact(x) for x in row.exponents])
+        found = rows[key] = (row, exps, sum(exps, arb(0)))
+    return found[1], found[2]
 
 
 def _coef_ball(value: Any, cache: dict[int, arb]) -> arb:

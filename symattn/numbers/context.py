@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import decimal
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-__all__ = ["decimal_context", "near_tie", "round_half_away"]
+__all__ = ["decimal_context", "near_tie", "round_half_away", "round_row"]
 
 
 def decimal_context(precision: int) -> decimal.Context:
@@ -38,6 +39,40 @@ def round_half_away(value: Fraction | Decimal, digits: int) -> str:
     return f"-{body}" if negative else body
 
 
+def round_row(values: Sequence[Fraction | None], digits: int) -> list[str | None]:
+    """:func:`round_half_away` of each fraction of a row (None stays None), the same
+    strings in less time.
+
+    >>> round_row([Fraction(1, 8), Fraction(-3), None, Fraction(0), Fraction(-1, 300)], 2)
+    ['0.13', '-3.00', None, '0.00', '0.00']
+    >>> round_row([Fraction(5, 2), Fraction(-7)], 0)
+    ['3', '-7']
+    """
+    scale, width, zeros = 10**digits, digits + 1, "0" * digits
+    out: list[str | None] = []
+    for q in values:
+        if q is None:
+            out.append(None)
+            continue
+        num, den = q.numerator, q.denominator
+        if den == 1:  # an integer: its digits and the zeros
+            body = f"{abs(num)}.{zeros}" if digits else str(abs(num))
+            out.append(f"-{body}" if num < 0 else body)
+            continue
+        whole, rest = divmod(abs(num) * scale, den)
+        if 2 * rest >= den:
+            whole += 1
+        text = str(whole).rjust(width, "0")
+        body = f"{text[:-digits]}.{text[-digits:]}" if digits else text
+        out.append(f"-{body}" if num < 0 and whole else body)
+    return out
+
+
+#: The contexts and quanta of _round_decimal, by precision and by places (made once).
+_ROUNDING: dict[int, decimal.Context] = {}
+_QUANTUM: dict[int, Decimal] = {}
+
+
 def _round_decimal(value: Decimal, digits: int) -> str:
     """The same rounding on a Decimal, without turning it into a Fraction (whose
     denominator would be 10^434294482 for e^-10^9).
@@ -49,19 +84,26 @@ def _round_decimal(value: Decimal, digits: int) -> str:
     """
     if not value.is_finite():
         raise ValueError("only finite values are rounded")
-    context = decimal.Context(
-        prec=max(value.adjusted(), 0) + digits + 2,
-        rounding=decimal.ROUND_HALF_UP,
-        Emin=decimal.MIN_EMIN,
-        Emax=decimal.MAX_EMAX,
-    )
-    rounded = value.copy_abs().quantize(Decimal(1).scaleb(-digits), context=context)
+    prec = max(value.adjusted(), 0) + digits + 2
+    context = _ROUNDING.get(prec)
+    if context is None:
+        context = _ROUNDING[prec] = decimal.Context(
+            prec=prec,
+            rounding=decimal.ROUND_HALF_UP,
+            Emin=decimal.MIN_EMIN,
+            Emax=decimal.MAX_EMAX,
+        )
+    quantum = _QUANTUM.get(digits)
+    if quantum is None:
+        quantum = _QUANTUM[digits] = Decimal(1).scaleb(-digits)
+    rounded = value.copy_abs().quantize(quantum, context=context)
     body = format(rounded, "f")
     return f"-{body}" if value < 0 and rounded != 0 else body
 
 
 _HALF = Decimal("0.5")
 _WIDE = decimal.Context(prec=120, Emin=decimal.MIN_EMIN, Emax=decimal.MAX_EMAX)
+_BOUNDS: dict[int, Decimal] = {}
 
 
 def near_tie(value: Decimal, places: int, correct: int = 45) -> bool:
@@ -82,4 +124,8 @@ def near_tie(value: Decimal, places: int, correct: int = 45) -> bool:
     scaled = value.copy_abs().scaleb(places, context=_WIDE)
     fraction = _WIDE.subtract(scaled, scaled.to_integral_value(rounding=decimal.ROUND_FLOOR))
     distance = abs(_WIDE.subtract(fraction, _HALF))
-    return distance <= Decimal(1).scaleb(adjusted + places - correct + 1, context=_WIDE)
+    exponent = adjusted + places - correct + 1
+    bound = _BOUNDS.get(exponent)
+    if bound is None:
+        bound = _BOUNDS[exponent] = Decimal(1).scaleb(exponent, context=_WIDE)
+    return distance <= bound

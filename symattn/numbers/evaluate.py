@@ -19,6 +19,7 @@ from .balls import evaluate_ball
 from .closed import Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context
 from .surd import Surd
+from .sympy_bridge import has_symbols
 
 __all__ = ["RowCache", "evaluate", "evaluate_or_none", "rational_value"]
 
@@ -54,8 +55,13 @@ def evaluate(value: Any, precision: int, cache: RowCache | None = None) -> Decim
         return +result
 
 
+def _symbolic(value: Any) -> bool:
+    """A SymPy expression with symbols (each shared piece of a gradient looked at once)."""
+    return hasattr(type(value), "free_symbols") and has_symbols(value)
+
+
 def _sympy_value(expr: Any, precision: int) -> Decimal:
-    if getattr(expr, "free_symbols", None):
+    if _symbolic(expr):
         raise ValueError("a value with symbols has no decimal")
     import sympy
 
@@ -64,11 +70,9 @@ def _sympy_value(expr: Any, precision: int) -> Decimal:
 
 def evaluate_or_none(value: Any, precision: int, cache: RowCache | None = None) -> Decimal | None:
     """Like :func:`evaluate`, but None for a value with symbols."""
-    if getattr(value, "free_symbols", None):
+    if _symbolic(value):
         return None
-    if isinstance(value, ExpRatio) and any(
-        getattr(x, "free_symbols", None) for x in (*value.exponents, *value.coefs)
-    ):
+    if isinstance(value, ExpRatio) and any(_symbolic(x) for x in (*value.exponents, *value.coefs)):
         return None
     return evaluate(value, precision, cache)
 

@@ -14,7 +14,15 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..numbers import Combination, ExpRatio, NegInf, SoftmaxRow, Surd, round_half_away
+from ..numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    SoftmaxRow,
+    Surd,
+    has_symbols,
+    round_half_away,
+)
 from .precedence import Prec, is_negative, precedence
 
 __all__ = ["LatexPrinter", "NumberLatex", "fmt_decimal", "fraction_latex", "latex_value"]
@@ -65,7 +73,7 @@ class LatexPrinter:
             return " + ".join(parts) or "0"
         import sympy
 
-        if getattr(value, "free_symbols", True):
+        if has_symbols(value):
             return str(sympy.latex(value))
         return self._numbers(value)  # a gradient: each shared piece printed once
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from operator import add
 from typing import Any
 
-from ..numbers import Combination, ExpRatio, NegInf, SoftmaxRow, Surd, to_sympy
+from ..numbers import Combination, ExpRatio, NegInf, SoftmaxRow, Surd, has_symbols, to_sympy
 from .precedence import Prec, precedence
 from .sympy_numbers import NumberPrinter
 
@@ -186,7 +186,7 @@ def sympy_text(expr: Any, numbers: NumberPrinter | None = None) -> str:
     >>> sympy_text(sympy.exp(2) + 1) in ("1 + exp(2)", "exp(2) + 1")
     True
     """
-    if getattr(expr, "free_symbols", True):
+    if has_symbols(expr):
         return str(expr)
     return (numbers or NumberPrinter())(expr)
 

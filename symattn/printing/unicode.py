@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..numbers import Combination, ExpRatio, NegInf, SoftmaxRow, Surd
+from ..numbers import Combination, ExpRatio, NegInf, SoftmaxRow, Surd, has_symbols
 from .precedence import Prec, is_negative, precedence
 from .sympy_str import fraction_str
 
@@ -117,7 +117,7 @@ class UnicodePrinter:
     # -- SymPy expressions (symbolic problems and the backward pass) ------------------
     def _top(self, expr: Any) -> str:
         """A whole SymPy expression: is it a number (one walk), then print it."""
-        self._numeric = not expr.free_symbols
+        self._numeric = not has_symbols(expr)
         return self._sympy(expr)
 
     def _sympy(self, expr: Any) -> str:

@@ -12,21 +12,23 @@ writes those blocks: the terminal (:mod:`.text`), LaTeX (:mod:`.latex`), Markdow
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..printing import Notation
 from ..words import Words, words
 from .html import render_html
-from .json_out import json_text
+from .json_out import json_chunks, json_text
 from .kinds import build_blocks
 from .latex import render_latex
 from .markdown import markdown_blocks, math_only
 from .tex import TexPrinter
 from .text import render_text
 
-__all__ = ["FORMATS", "RenderOptions", "render"]
+__all__ = ["FORMATS", "RenderOptions", "render", "render_chunks"]
 
 FORMATS = ("text", "json", "latex", "tex", "markdown", "html")
 
@@ -105,6 +107,18 @@ def render(
     if fmt == "markdown":
         return markdown_blocks(blocks, title, TexPrinter(names, digits))
     return math_only(blocks, TexPrinter(names, digits))
+
+
+def render_chunks(derivation: Derivation, fmt: str = "text", **options: Any) -> Iterator[str]:
+    """``render(derivation, fmt, **options)`` in pieces, to be written as they come:
+    JSON row by row (:func:`~.json_out.json_chunks`), every other format in one piece."""
+    if fmt != "json":
+        yield render(derivation, fmt, **options)
+        return
+    digits = options.get("digits", 4)
+    checked = RenderOptions(fmt, options.get("lang", "en"), digits=digits)
+    Notation.build(options.get("notation", "matrix"), derivation.problem.renames)
+    yield from json_chunks(derivation, checked.words, digits)
 
 
 set_presenter(render)

@@ -5,28 +5,66 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from ..derivation import Derivation
+from ..numbers import ExpRatio, NegInf, Surd
 from ..printing import StrPrinter
 from ..steps import Step
 from ..version import __version__
 from ..words import Words
 from .walker import title_of
 
-__all__ = ["dumps", "json_text", "render_json", "step_json"]
+__all__ = ["dumps", "json_chunks", "json_text", "render_json", "step_json"]
 
 
 class _LazyRows(list):  # type: ignore[type-arg]
-    """The exact strings of a step, printed row by row only as :func:`dumps` writes
-    them (for :func:`json_text`: the strings of a large step are never all alive)."""
+    """The rows of one matrix of a step (exact strings, decimals or floats), made only
+    as :func:`dumps` writes them: the rows of a large step are never all alive."""
 
-    def __init__(self, step: Step, printer: StrPrinter) -> None:
+    def __init__(self, step: Step, make: Callable[[int], list[Any]], plain: bool = False) -> None:
         super().__init__([None] * len(step.exact))
-        self.step, self.printer = step, printer
+        self.make = make
+        #: strings that need no escapes (what the number printers write: digits,
+        #: letters, operators, brackets, spaces), joined without looking
+        self.plain = plain
 
-    def row(self, i: int) -> list[str]:
-        return [self.printer(x) for x in self.step.exact[i]]
+    def row(self, i: int) -> list[Any]:
+        return self.make(i)
+
+
+def _plain(step: Step) -> bool:
+    """Are the exact entries all numbers (no symbol names in their strings)?  The
+    exponents of each softmax row and each tuple of coefficients are looked at once."""
+    seen: set[int] = set()  # ids of rows and tuples alive in the step
+    for row in step.exact:
+        for x in row:
+            if type(x) is Surd or isinstance(x, NegInf):
+                continue
+            if not isinstance(x, ExpRatio):
+                return False
+            for parts in (x.row.exponents, x.coefs):
+                if id(parts) not in seen:
+                    seen.add(id(parts))
+                    if any(type(c) is not Surd for c in parts):
+                        return False
+    return True
+
+
+def _exact_row(step: Step, printer: StrPrinter, i: int) -> list[str]:
+    """The exact strings of row ``i``: rationals written directly, the rest printed."""
+    out = []
+    for x in step.exact[i]:
+        terms = x.terms if type(x) is Surd else None
+        if terms is not None and len(terms) == 1 and terms[0][0] == 1:
+            q = terms[0][1]
+            num, den = q.numerator, q.denominator
+            out.append(str(num) if den == 1 else f"{num}/{den}")
+        else:
+            out.append(printer(x))
+    return out
 
 
 def step_json(
@@ -40,19 +78,17 @@ def step_json(
     """One step: id, title (in ``words``' language), formula, exact, decimal, float."""
     sstr = printer or StrPrinter()
     rows, cols = step.shape
-    exact: list[Any] = (
-        _LazyRows(step, sstr)
-        if lazy
-        else [[sstr(step.exact[i][j]) for j in range(cols)] for i in range(rows)]
-    )
-    out: dict[str, Any] = {
-        "id": step.id,
-        "title": title_of(step, words),
-        "formula": step.formula,
-        "exact": exact,
-        "decimal": [[step.decimal_str(i, j, digits) for j in range(cols)] for i in range(rows)],
-        "float": [[step.float_value(i, j) for j in range(cols)] for i in range(rows)],
-    }
+    out: dict[str, Any] = {"id": step.id, "title": title_of(step, words), "formula": step.formula}
+    if lazy:
+        out["exact"] = _LazyRows(step, partial(_exact_row, step, sstr), _plain(step))
+        out["decimal"] = _LazyRows(step, partial(step.decimal_row, digits=digits))
+        out["float"] = _LazyRows(step, step.float_row)
+    else:
+        out["exact"] = [[sstr(step.exact[i][j]) for j in range(cols)] for i in range(rows)]
+        out["decimal"] = [
+            [step.decimal_str(i, j, digits) for j in range(cols)] for i in range(rows)
+        ]
+        out["float"] = [[step.float_value(i, j) for j in range(cols)] for i in range(rows)]
     if step.row_labels is not None:
         out["row_labels"] = list(step.row_labels)
     if step.col_labels is not None:
@@ -63,7 +99,14 @@ def step_json(
 def json_text(derivation: Derivation, words: Words, digits: int = 4) -> str:
     """``dumps(render_json(…))`` and a newline, the exact strings printed as they are
     written (the same text, in less memory)."""
-    return dumps(render_json(derivation, words, digits, lazy=True), end="\n", consume=True)
+    return "".join(json_chunks(derivation, words, digits))
+
+
+def json_chunks(derivation: Derivation, words: Words, digits: int = 4) -> Iterator[str]:
+    """The text of :func:`json_text` in pieces (a row of a matrix at most), each made
+    only when the one before was written: a 175 MB document is never one string."""
+    yield from _chunks(render_json(derivation, words, digits, lazy=True), 0, True)
+    yield "\n"
 
 
 def render_json(
@@ -109,56 +152,92 @@ def dumps(obj: Any, indent: int = 0, *, end: str = "", consume: bool = False) ->
       ]
     }
     """
-    parts: list[str] = []
-    _write(obj, indent, parts, consume)
+    parts = list(_chunks(obj, indent, consume))
     parts.append(end)
     return "".join(parts)
 
 
-def _write(obj: Any, indent: int, parts: list[str], consume: bool) -> None:
-    """:func:`dumps` into ``parts`` (one join at the end: a 175 MB document is not
-    copied once per level of nesting)."""
+def _chunks(obj: Any, indent: int, consume: bool) -> Iterator[str]:
+    """:func:`dumps` in pieces: the caller joins them, or writes them one by one."""
     pad, inner = "  " * indent, "  " * (indent + 1)
     if isinstance(obj, dict):
         if not obj:
-            parts.append("{}")
+            yield "{}"
             return
         simple = all(
             not isinstance(v, (dict, list))
-            or (isinstance(v, list) and not any(isinstance(x, (dict, list)) for x in v))
+            or (
+                isinstance(v, list)
+                and not isinstance(v, _LazyRows)
+                and not any(isinstance(x, (dict, list)) for x in v)
+            )
             for v in obj.values()
         )
         if simple:
-            flat = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+            flat = _encode(obj)
             if len(flat) + 2 * indent <= 100:
-                parts.append(flat)
+                yield flat
                 return
-        parts.append("{\n")
+        yield "{\n"
         for n, (k, v) in enumerate(obj.items()):
-            key = json.dumps(k, ensure_ascii=False)
-            parts.append(f"{',' + chr(10) if n else ''}{inner}{key}: ")
-            _write(v, indent + 1, parts, consume)
-        parts.append(f"\n{pad}}}")
+            key = _encode(k)
+            yield f"{',' + chr(10) if n else ''}{inner}{key}: "
+            yield from _chunks(v, indent + 1, consume)
+        yield f"\n{pad}}}"
+        return
+    if isinstance(obj, _LazyRows):
+        yield from _lazy_chunks(obj, indent)
         return
     if isinstance(obj, list):
-        if all(not isinstance(x, (dict, list)) for x in obj) and not isinstance(obj, _LazyRows):
-            parts.append(_flat_list(obj))
+        if all(not isinstance(x, (dict, list)) for x in obj):
+            yield _flat_list(obj)
             return
-        parts.append("[\n")
+        yield "[\n"
         for n, x in enumerate(obj):
-            if isinstance(obj, _LazyRows):
-                x = obj.row(n)
-            parts.append(f",\n{inner}" if n else inner)
-            _write(x, indent + 1, parts, consume)
+            yield f",\n{inner}" if n else inner
+            yield from _chunks(x, indent + 1, consume)
             if consume and isinstance(x, list):
                 obj[n] = None
-        parts.append(f"\n{pad}]")
+        yield f"\n{pad}]"
         return
-    parts.append(json.dumps(obj, ensure_ascii=False, allow_nan=False))
+    yield _encode(obj)
 
 
-#: Characters that JSON escapes (with ensure_ascii=False): quotes, backslashes, controls.
-_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+def _lazy_chunks(rows: _LazyRows, indent: int) -> Iterator[str]:
+    """The rows of one matrix, each made as it is written."""
+    pad, inner = "  " * indent, "  " * (indent + 1)
+    yield "[\n"
+    for n in range(len(rows)):
+        row = rows.row(n)
+        if rows.plain:
+            text = '", "'.join(row)
+            yield f',\n{inner}["{text}"]' if n else f'{inner}["{text}"]'
+        elif all(not isinstance(y, (dict, list)) for y in row):  # the usual case
+            yield f",\n{inner}{_flat_list(row)}" if n else f"{inner}{_flat_list(row)}"
+        else:
+            yield f",\n{inner}" if n else inner
+            yield from _chunks(row, indent + 1, False)
+    yield f"\n{pad}]"
+
+
+#: ``json.dumps(…, ensure_ascii=False, allow_nan=False)``, without a new encoder each call.
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+
+#: Characters that JSON escapes (with ensure_ascii=False) but quotes: backslashes, controls.
+_ESCAPED = re.compile(r"[\\\x00-\x1f]")
+
+
+#: The bytes JSON escapes (with ensure_ascii=False): controls, backslash, quote.
+_ESCAPED_BYTES = bytes(range(32)) + b'\\"'
+
+
+def _unescaped(body: str, quotes: int) -> bool:
+    """Does ``body`` need no escape but its ``quotes`` separators' quotes?  (ASCII text,
+    the usual case, by deleting those bytes: several times faster than the pattern.)"""
+    if body.isascii():
+        raw = body.encode("ascii")
+        return len(raw) - len(raw.translate(None, _ESCAPED_BYTES)) == quotes
+    return body.count('"') == quotes and not _ESCAPED.search(body)
 
 
 def _flat_list(items: list[Any]) -> str:
@@ -170,8 +249,15 @@ def _flat_list(items: list[Any]) -> str:
     >>> _flat_list(['a"b']) == json.dumps(['a"b'])
     True
     """
-    if items and all(type(x) is str for x in items):
+    if not items:
+        return "[]"
+    kind = type(items[0])
+    if kind is str and all(type(x) is str for x in items):
         body = '", "'.join(items)
-        if not _ESCAPED.search(body):
+        if _unescaped(body, 2 * len(items) - 2):
             return f'["{body}"]'
-    return json.dumps(items, ensure_ascii=False, allow_nan=False)
+    elif kind is float and all(type(x) is float for x in items):
+        body = ", ".join(map(float.__repr__, items))
+        if "n" not in body:  # no inf or nan (which JSON refuses): what json.dumps writes
+            return f"[{body}]"
+    return _encode(items)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..numbers import Combination, ExpRatio, NegInf, Surd, rational_value
+from ..numbers import Combination, ExpRatio, NegInf, Surd, has_symbols, rational_value
 from ..printing import LatexPrinter, Notation, fmt_decimal, fraction_latex
 from .math import (
     Brackets,
@@ -124,7 +124,7 @@ class TexPrinter:
             return self.bracketed(fraction_latex(rational))
         if isinstance(value, (ExpRatio, Combination)) and node.decimal is not None:
             return self.bracketed(node.decimal)
-        if not isinstance(value, (Surd, NegInf)) and not getattr(value, "free_symbols", True):
+        if not isinstance(value, (Surd, NegInf)) and not has_symbols(value):
             text = self.value(value)  # a SymPy number (the backward pass): long ones as decimals
             if width(text) > 12 and node.decimal is not None:
                 return self.bracketed(node.decimal)

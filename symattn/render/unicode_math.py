@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..numbers import Combination, ExpRatio, NegInf, Surd, rational_value, round_half_away
+from ..numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    has_symbols,
+    rational_value,
+    round_half_away,
+)
 from ..printing import TERMINAL, Prec, UnicodePrinter, fraction_str, is_negative, precedence
 from .math import (
     Brackets,
@@ -93,7 +101,7 @@ class UnicodeMath:
             return self.paren(fraction_str(rational))
         if isinstance(value, (ExpRatio, Combination)) and node.decimal is not None:
             return self.paren(node.decimal)
-        if not isinstance(value, (Surd, NegInf)) and not getattr(value, "free_symbols", True):
+        if not isinstance(value, (Surd, NegInf)) and not has_symbols(value):
             text = self.value(value)
             if len(text) > 12 and node.decimal is not None:
                 return self.paren(node.decimal)

@@ -1,0 +1,284 @@
+"""Issue 14, item 3 and the low items about files: ``-o`` writes through links, writes
+special files in place or refuses them, reports a full device, follows the umask, leaves
+no temporary file; ``exercises -o`` does not mix two sets; messages stay short and inert.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symattn.errors import SymattnError, shorten, visible
+from symattn.output import _open_output, csv_cell, write_output
+
+from .helpers import ROOT, run_cli
+
+SEED = str(ROOT / "symattn" / "examples" / "seed.toml")
+
+
+def _one_error(err: str) -> str:
+    assert err.startswith("symattn: error: ") and err.count("\n") == 1, err
+    assert "internal error" not in err and "Traceback" not in err
+    return err
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def test_symlink_target_is_written_through_not_replaced(tmp_path: Path) -> None:
+    real = tmp_path / "real.txt"
+    real.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    write_output("new\n", link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text(encoding="utf-8") == "new\n"
+    assert _leftovers(tmp_path) == []
+
+
+def test_symlink_to_a_new_file_in_another_folder(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    link = tmp_path / "out.txt"
+    link.symlink_to(elsewhere / "made.txt")  # dangling: the file is made where it points
+    status, out, err = run_cli(["derive", SEED, "-o", str(link)])
+    assert (status, out, err) == (0, "", "")
+    assert link.is_symlink()
+    assert "self-attention by hand" in (elsewhere / "made.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_new_files_follow_the_umask(tmp_path: Path, umask: int) -> None:
+    old = os.umask(umask)
+    try:
+        write_output("x\n", tmp_path / "new.txt")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o666 & ~umask
+
+
+def test_an_existing_file_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "kept.txt"
+    target.write_text("old\n", encoding="utf-8")
+    target.chmod(0o640)
+    write_output("new\n", target)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert target.read_text(encoding="utf-8") == "new\n"
+
+
+def test_dev_null_is_written_in_place() -> None:
+    before = os.stat("/dev/null")
+    assert stat.S_ISCHR(before.st_mode)
+    status, out, err = run_cli(["derive", SEED, "-o", "/dev/null"])
+    assert (status, out, err) == (0, "", "")
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_device_is_exit_2_not_0() -> None:
+    status, out, err = run_cli(["derive", SEED, "-o", "/dev/full"])
+    assert status == 2 and out == ""
+    assert "No space left on device" in _one_error(err)
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_a_link_to_a_full_device_is_written_in_place(tmp_path: Path) -> None:
+    link = tmp_path / "full"
+    link.symlink_to("/dev/full")
+    status, _, err = run_cli(["derive", SEED, "-o", str(link)])
+    assert status == 2 and "No space left on device" in _one_error(err)
+    assert link.is_symlink() and _leftovers(tmp_path) == []
+
+
+def test_a_fifo_without_a_reader_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    status, _, err = run_cli(["derive", SEED, "-o", str(fifo)])
+    assert status == 2 and "nobody reads" in _one_error(err)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_fifo_with_a_reader_is_written_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader (the output fits the pipe)
+    try:
+        status, out, err = run_cli(["derive", SEED, "-o", str(fifo)])
+        got.append(os.read(fd, 1 << 20))
+    finally:
+        os.close(fd)
+    assert (status, out, err) == (0, "", "")
+    assert got and "self-attention by hand" in got[0].decode("utf-8")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("path", ["/proc/symattn-test", "/sys/symattn-test", "/proc/self/comm"])
+def test_kernel_files_are_refused(path: str) -> None:
+    status, _, err = run_cli(["derive", SEED, "-o", path])
+    assert status == 2 and "kernel" in _one_error(err)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/loop0"), reason="no block device to point at")
+def test_a_block_device_is_refused() -> None:
+    status, _, err = run_cli(["derive", SEED, "-o", "/dev/loop0"])
+    assert status == 2 and "block device" in _one_error(err)
+
+
+def test_other_character_devices_are_refused(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/tty0") and not os.path.exists("/dev/random"):
+        pytest.skip("no other character device")
+    device = "/dev/random"  # not a terminal, not one of null/zero/full
+    status, _, err = run_cli(["derive", SEED, "-o", device])
+    assert status == 2 and "is a device" in _one_error(err)
+
+
+def test_an_error_while_writing_removes_the_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old\n", encoding="utf-8")
+    for error in (KeyboardInterrupt, RuntimeError):
+        with pytest.raises(error), _open_output(target) as handle:
+            handle.write("half")
+            raise error()
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert _leftovers(tmp_path) == []
+
+
+def test_sigterm_removes_the_temporary_file(tmp_path: Path) -> None:
+    """A real process stopped by SIGTERM in the middle of a write: status 143, the old file
+    as it was, no temporary file."""
+    target = tmp_path / "out.txt"
+    target.write_text("old\n", encoding="utf-8")
+    script = (
+        "import os, signal, sys, time\n"
+        "from symattn.output import _open_output, terminate_cleanly\n"
+        "with terminate_cleanly():\n"
+        f"    with _open_output({str(target)!r}) as h:\n"
+        "        h.write('half')\n"
+        "        print('ready', flush=True)\n"
+        "        time.sleep(30)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == b"ready"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 143
+    assert err.decode() == "symattn: terminated\n"
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_long_target_name_still_gets_a_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / ("n" * 250)
+    write_output("x\n", target)
+    assert target.read_text(encoding="utf-8") == "x\n"
+
+
+def test_control_characters_never_reach_the_output(tmp_path: Path) -> None:
+    write_output("a\x1b]0;pwned\x07\x9b31m\ud800\tb\n", tmp_path / "o.txt")
+    written = (tmp_path / "o.txt").read_text(encoding="utf-8")
+    assert written == "a\\u001b]0;pwned\\u0007\\u009b31m\\ud800\tb\n"
+
+
+def test_d25_escape_sequences_in_titles_are_shown_not_obeyed() -> None:
+    problem = ROOT / "tests" / "data" / "reliability" / "d25_ansi_title.toml"
+    for fmt in ("text", "markdown", "latex", "html", "json"):
+        status, out, err = run_cli(["derive", str(problem), "--format", fmt])
+        assert (status, err) == (0, ""), fmt
+        assert "\x1b" not in out and "\x07" not in out, fmt
+    assert "\\u001b]0;pwned\\u0007\\u001b[31mRED" in run_cli(["derive", str(problem)])[1]
+
+
+def test_d25_variant_escape_sequences_in_tokens_and_in_errors(tmp_path: Path) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text(
+        'tokens = ["\\u001b[31mred", "\\u009b2J"]\nX = [[1], [2]]\n'
+        "W_Q = [[1]]\nW_K = [[1]]\nW_V = [[1]]\n",
+        encoding="utf-8",
+    )
+    status, out, err = run_cli(["derive", str(path), "--rows", "all"])
+    assert status == 0 and "\x1b" not in out and "\x9b" not in out
+    assert "\\u001b[31mred" in out
+    path.write_text('X = [["\\u001b]0;pwned\\u0007"]]\nW_Q = [[1]]\n', encoding="utf-8")
+    status, _, err = run_cli(["derive", str(path)])
+    assert status == 2 and "\x1b" not in _one_error(err) and "\x07" not in err
+
+
+def test_d17_a_lone_surrogate_in_a_title_is_written_escaped() -> None:
+    problem = ROOT / "tests" / "data" / "reliability" / "d17_surrogate_title.json"
+    for fmt in ("text", "json", "markdown", "latex", "html"):
+        status, out, err = run_cli(["derive", str(problem), "--format", fmt])
+        assert (status, err) == (0, ""), fmt
+        assert "\\ud800" in out or fmt == "latex", fmt  # the fragment has no title
+        out.encode("utf-8")  # every character can be written
+
+
+def test_messages_cut_a_huge_value(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(
+        '{"X": [["' + "x" * 1_000_000 + '"]], "W_Q": [[1]], "W_K": [[1]], "W_V": [[1]]}',
+        encoding="utf-8",
+    )
+    status, _, err = run_cli(["derive", str(path)])
+    assert status == 2
+    line = _one_error(err)
+    assert len(line) < 1000 and "characters left out" in line and "X row 1, column 1" in line
+
+
+def test_shorten_and_visible() -> None:
+    assert shorten("abc") == "abc"
+    cut = shorten("a" * 1000 + "END", 60)
+    assert cut.startswith("a" * 30) and cut.endswith("aEND") and "left out" in cut
+    assert visible("x\ny", one_line=True) == "x\\u000ay"
+    assert visible("x\ny") == "x\ny"
+    assert str(SymattnError("p: bad \x1b[2J")) == "p: bad \\u001b[2J"
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ("=1+1.json", "'=1+1.json"),
+        ("@SUM(A1).json", "'@SUM(A1).json"),
+        ("+1.json", "'+1.json"),
+        ("-2.json", "'-2.json"),
+        ("a\rb.json", "a\\u000db.json"),
+        ("a\nb", "a\\u000ab"),
+        ("\udcff.json", "\\udcff.json"),
+        ("ok.json", "ok.json"),
+        ("a=b.json", "a=b.json"),
+    ],
+)
+def test_csv_cell(text: str, cell: str) -> None:
+    assert csv_cell(text) == cell
+
+
+def test_exercises_refuse_a_folder_that_holds_files(tmp_path: Path) -> None:
+    folder = tmp_path / "week5"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
+    argv = ["exercises", "--seed", "1", "--count", "1", "--level", "1", "-o", str(folder)]
+    for extra in ([], ["--replace"]):  # not a class set: refused, even when asked to replace
+        status, _, err = run_cli([*argv, *extra])
+        assert status == 2 and "not empty" in _one_error(err)
+        assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+
+
+def test_exercises_into_a_new_or_empty_folder_need_no_flag(tmp_path: Path) -> None:
+    for folder in (tmp_path / "new", tmp_path / "empty"):
+        if folder.name == "empty":
+            folder.mkdir()
+        argv = ["exercises", "--seed", "1", "--count", "1", "--level", "1", "-o", str(folder)]
+        status, _, err = run_cli(argv)
+        assert status == 0 and (folder / "class.json").is_file(), err
