@@ -105,7 +105,14 @@ def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[D
         return step.values  # type: ignore[return-value]
     if all(isinstance(x, _NUMBERS) for row in step.exact for x in row):
         return evaluate_matrix(step.exact, EVALUATION_DIGITS)
-    return [[x if isinstance(x, Decimal) else sympy_values(x) for x in row] for row in step.exact]
+    def value(x: object) -> Decimal:  # closed forms and SymPy entries may meet in a step
+        if isinstance(x, Decimal):
+            return x
+        if isinstance(x, _NUMBERS):
+            return evaluate_matrix(((x,),), EVALUATION_DIGITS)[0][0]
+        return sympy_values(x)
+
+    return [[value(x) for x in row] for row in step.exact]
 
 
 def _errors(got: float, exact: Decimal, size: float) -> tuple[float, float]:
