@@ -18,6 +18,13 @@ OPTIONS = st.builds(
     heads=st.sampled_from([1, 1, 2]),
     from_text=st.booleans(),
     lang=st.sampled_from(["en", "zh"]),
+    topics=st.sampled_from([(), (), ("gqa",)]),
+) | st.builds(  # a block has one head
+    ExerciseOptions,
+    level=st.sampled_from([1, 2, 3]),
+    mask=st.sampled_from(["none", "causal"]),
+    from_text=st.booleans(),
+    topics=st.just(("block",)),
 )
 
 
@@ -63,10 +70,12 @@ def _check(seed: int, options: ExerciseOptions) -> None:
     assert d_k <= d_model
     assert data["scale"] == "sqrt(d_k)"  # √2 stays √2
     outputs = []
+    groups = data.get("kv_heads", options.heads)
     for h in range(options.heads):
+        g = h * groups // options.heads  # the K/V head of query head h
         q = x @ w["W_Q"][:, h * d_k : (h + 1) * d_k]
-        k = x @ w["W_K"][:, h * d_k : (h + 1) * d_k]
-        v = x @ w["W_V"][:, h * d_v : (h + 1) * d_v]
+        k = x @ w["W_K"][:, g * d_k : (g + 1) * d_k]
+        v = x @ w["W_V"][:, g * d_v : (g + 1) * d_v]
         assert _distinct_columns(v) and np.all(np.any(v != 0, axis=0))
         s = q @ k.T / np.sqrt(d_k)
         if options.mask == "causal":

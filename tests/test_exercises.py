@@ -92,7 +92,7 @@ def test_d_k_2_keeps_the_square_root_of_2(tmp_path: Path) -> None:
     problem = (tmp_path / "teacher/01/problem.toml").read_text()
     assert 'scale = "sqrt(d_k)"' in problem and "places = 4" in problem
     sheet = (tmp_path / "students/01/sheet.tex").read_text()
-    assert "\\sqrt{d_k} = \\sqrt{2} \\approx 1.4142" in sheet
+    assert "divided by $\\sqrt{d_k} = \\sqrt{2}$" in sheet
     answers = json.loads((tmp_path / "teacher/01/answers.json").read_text())
     scaled = [v for row in answers["scaled_scores"] for v in row]
     assert any(len(v.split(".")[-1]) == 4 for v in scaled if "." in v)  # s/√2 to 4 places
@@ -291,3 +291,41 @@ def test_a_self_check_page_never_gives_the_lookup_away() -> None:
     assert 'data-step="tokens"' not in page and 'data-step="X"' not in page
     with pytest.raises(SymattnError, match="only with the whole vocabulary"):
         render_self_check(key, steps=["tokens", "X"])
+
+
+@pytest.mark.parametrize(
+    ("topics", "keys", "steps"),
+    [
+        (("gqa",), ["kv_heads = 1", "heads = 2"], ["h1.weights", "h2.weights"]),
+        (("block",), ["block = true", "W_1 = ", "W_2 = "], ["norm", "ffn_hidden", "block_output"]),
+    ],
+)
+def test_exercises_with_more_of_the_unit(
+    tmp_path: Path, topics: tuple[str, ...], keys: list[str], steps: list[str]
+) -> None:
+    argv = ["exercises", "--seed", "4", "--count", "2", "--with", ",".join(topics)]
+    status, _, err = run_cli([*argv, "--mask", "causal", "-o", str(tmp_path)])
+    assert status == 0, err
+    teacher = tmp_path / "teacher/01"
+    problem = (teacher / "problem.toml").read_text()
+    assert all(k in problem for k in keys), problem
+    answers = json.loads((teacher / "answers.json").read_text())
+    assert set(steps) <= set(answers)
+    status, out, err = run_cli(
+        ["check", str(teacher / "problem.toml"), str(teacher / "answers.json")]
+    )
+    assert status == 0, out + err
+    sheet = (tmp_path / "students/01/sheet.tex").read_text()
+    if "block" in topics:
+        assert "W_{1}" in sheet or "W_1" in sheet  # the block's weights are given
+    manifest = json.loads((tmp_path / "class.json").read_text())
+    assert manifest["options"]["with"] == list(topics)
+
+
+def test_unknown_topics_and_a_block_with_heads_are_refused(tmp_path: Path) -> None:
+    for extra, message in (
+        (["--with", "gqa,bogus"], "--with: expected some of"),
+        (["--with", "block", "--heads", "2"], "--heads: an encoder block exercise has one head"),
+    ):
+        status, _, err = run_cli(["exercises", "--seed", "1", "-o", str(tmp_path / "x"), *extra])
+        assert status == 2 and message in err and err.count("\n") == 1

@@ -27,7 +27,7 @@ from ..classroom import (
     write_feedback,
 )
 from ..errors import SymattnError
-from ..exercises import ExerciseOptions, moodle_quiz
+from ..exercises import TOPICS, ExerciseOptions, moodle_quiz
 from ..output import ProgressBar, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
@@ -74,6 +74,13 @@ def add_exercises(commands: Any) -> None:
         "--from-text",
         action="store_true",
         help="start from a sentence, a vocabulary and an embedding table (the lookup is work)",
+    )
+    ex.add_argument(
+        "--with",
+        dest="topics",
+        metavar="TOPICS",
+        default="",
+        help=f"more of the attention unit, comma-separated: {', '.join(TOPICS)}",
     )
     ex.add_argument("--lang", choices=LANGUAGES, default="en")
     ex.add_argument(
@@ -146,6 +153,7 @@ def run_exercises(args: argparse.Namespace) -> int:
         allow_ties=args.allow_ties,
         places=args.places,
         from_text=args.from_text,
+        topics=tuple(t.strip() for t in args.topics.split(",") if t.strip()),
     )
     folder = Path(args.output)
     check_target(folder, args.replace)  # before any work

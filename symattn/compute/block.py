@@ -126,8 +126,17 @@ def layer_norm_row(
     under = var + to_sympy(eps)
     if under == 0:
         raise SymattnError(_ZERO_VARIANCE)
-    root = sympy.sqrt(under)
-    return tuple(to_sympy(g) * (x - mean) / root + to_sympy(b) for x, g, b in zip(xs, gamma, beta))
+    # built as written: sympy.sqrt, or dividing by the root, would ask the sum for its
+    # sign and evaluate it (seconds for a row of softmax closed forms)
+    inverse_root = sympy.Pow(under, sympy.Rational(-1, 2), evaluate=False)
+
+    def entry(x: Any, g: Any, b: Any) -> Any:
+        factors = [f for f in (to_sympy(g), x - mean) if f != 1]
+        term = sympy.Mul(*factors, inverse_root, evaluate=False)
+        shift = to_sympy(b)
+        return term if shift == 0 else sympy.Add(term, shift, evaluate=False)
+
+    return tuple(entry(x, g, b) for x, g, b in zip(xs, gamma, beta))
 
 
 _ZERO_VARIANCE = (
@@ -146,7 +155,7 @@ def root(variance: Any, eps: Surd | None) -> Any:
             pass
     import sympy
 
-    return sympy.sqrt(to_sympy(variance) + to_sympy(epsilon))
+    return sympy.Pow(to_sympy(variance) + to_sympy(epsilon), sympy.Rational(1, 2), evaluate=False)
 
 
 def layer_norm(args: Sequence[Matrix], problem: Problem) -> Matrix:

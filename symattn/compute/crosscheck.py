@@ -113,17 +113,17 @@ def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[D
         return step.values  # type: ignore[return-value]
     if all(_in_balls(x) for row in step.exact for x in row):
         return evaluate_matrix(step.exact, EVALUATION_DIGITS)
-    return [
-        [
-            x
-            if isinstance(x, Decimal)
-            else Decimal("-Infinity")
-            if isinstance(x, NegInf)
-            else sympy_values(to_sympy(x))
-            for x in row
-        ]
-        for row in step.exact
-    ]
+
+    def value(x: object) -> Decimal:  # closed forms and SymPy entries may meet in a step
+        if isinstance(x, Decimal):
+            return x
+        if isinstance(x, NegInf):
+            return Decimal("-Infinity")
+        if _in_balls(x):
+            return evaluate_matrix(((x,),), EVALUATION_DIGITS)[0][0]
+        return sympy_values(to_sympy(x))
+
+    return [[value(x) for x in row] for row in step.exact]
 
 
 def _in_balls(x: object) -> bool:

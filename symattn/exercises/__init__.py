@@ -7,8 +7,10 @@ from .generate import Exercise, ExerciseOptions, exercise_seed, generate
 from .moodle import QuizItem, moodle_quiz
 from .self_check import render_self_check
 from .sheet import render_sheet, render_summary
+from .topics import TOPICS
 
 __all__ = [
+    "TOPICS",
     "Exercise",
     "ExerciseOptions",
     "QuizItem",

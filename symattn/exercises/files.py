@@ -44,7 +44,44 @@ def problem_toml(data: dict[str, Any]) -> str:
     lines.append(f'mask = "{data["mask"]}"')
     if "places" in data:
         lines.append(f"places = {data['places']}")
+    lines += [f"{key} = {_toml(data[key])}" for key in TOPIC_KEYS if key in data]
     return "\n".join(lines) + "\n"
+
+
+#: Keys a topic adds to an exercise, in the order its problem file lists them.
+TOPIC_KEYS = (
+    "kv_heads",
+    "positions",
+    "rope",
+    "rope_base",
+    "temperature",
+    "score",
+    "W_a",
+    "U_a",
+    "v_a",
+    "valid_lens",
+    "layout",
+    "block",
+    "norm",
+    "eps",
+    "gamma",
+    "beta",
+    "W_1",
+    "b_1",
+    "W_2",
+    "b_2",
+)
+
+
+def _toml(value: Any) -> str:
+    """A TOML value: a boolean, a number, a string, or a list of them (nested)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
 
 
 def key_title(exercise: Exercise, lang: str) -> Derivation:

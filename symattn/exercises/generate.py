@@ -30,11 +30,13 @@ from math import isqrt
 from typing import Any
 
 from ..compute import derivation
+from ..compute.variants import NotApplicable
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import load
 from ..words import LANGUAGES, words
 from .rules import derived_flaw, given_flaw
+from .topics import TOPICS
 
 __all__ = ["Exercise", "ExerciseOptions", "exercise_seed", "generate"]
 
@@ -66,8 +68,21 @@ class ExerciseOptions:
     allow_ties: bool = False
     places: int = 4
     from_text: bool = False
+    topics: tuple[str, ...] = ()  # more of the attention unit: see TOPICS
 
     def __post_init__(self) -> None:
+        unknown = [t for t in self.topics if t not in TOPICS]
+        if unknown:
+            raise SymattnError(
+                f"expected some of {', '.join(TOPICS)}, found {', '.join(unknown)}", option="with"
+            )
+        if "gqa" in self.topics and self.heads == 1:
+            object.__setattr__(self, "heads", 2)  # grouped-query attention needs heads
+        if "block" in self.topics and self.heads != 1:
+            raise SymattnError(
+                "an encoder block exercise has one head (its output must be d_model wide)",
+                option="heads",
+            )
         if self.level not in LEVELS:
             raise SymattnError(f"expected 1, 2 or 3, found {self.level}", option="level")
         if not 1 <= self.heads <= 4:
@@ -104,7 +119,14 @@ class ExerciseOptions:
         d_model = self.d_model or d_model
         d_k = self.d_k or max(1, min(d_k, d_model // self.heads))
         d_v = self.d_v if self.d_v is not None else min(d_k, 2)
+        if "block" in self.topics:
+            d_v = d_model  # the residual adds the attention output to X
         return n, d_model, d_k, d_v
+
+    @property
+    def kv_heads(self) -> int:
+        """K/V heads: half the query heads with grouped-query attention (one: multi-query)."""
+        return max(1, self.heads // 2) if "gqa" in self.topics else self.heads
 
     @property
     def scale_is_whole(self) -> bool:
@@ -124,6 +146,7 @@ class ExerciseOptions:
             "places": self.places,
             "from_text": self.from_text,
             "allow_ties": self.allow_ties,
+            "with": list(self.topics),
         }
 
 
@@ -175,9 +198,11 @@ def _scores_nice(
     limit = LEVELS[options.level][4] ** 2 * d_k
     for head in range(options.heads):
         cols = slice(head * d_k, (head + 1) * d_k)
+        group = head * options.kv_heads // options.heads  # its K/V head
+        kv = slice(group * d_k, (group + 1) * d_k)
         for i in range(n):
             keys = range(i + 1) if options.mask == "causal" else range(n)
-            row = [sum(a * b for a, b in zip(q[i][cols], k[j][cols])) for j in keys]
+            row = [sum(a * b for a, b in zip(q[i][cols], k[j][kv])) for j in keys]
             if any(v * v > limit for v in row):
                 return False
             distinct = len(set(row))
@@ -228,13 +253,15 @@ def _draw(
         data["X"] = matrix(n, d_model, top)
     data |= {
         "W_Q": matrix(d_model, options.heads * d_k, 1, sparse=True),
-        "W_K": matrix(d_model, options.heads * d_k, 1, sparse=True),
-        "W_V": matrix(d_model, options.heads * d_v, top, sparse=True),
+        "W_K": matrix(d_model, options.kv_heads * d_k, 1, sparse=True),
+        "W_V": matrix(d_model, options.kv_heads * d_v, top, sparse=True),
         "heads": options.heads,
         "scale": "sqrt(d_k)",
         "mask": options.mask,
         "places": options.places,
     }
+    for topic in options.topics:
+        TOPICS[topic](rng, options, data, matrix)
     return data, sentence
 
 
@@ -257,10 +284,13 @@ def _one(
         if not _scores_nice(data, sentence, options):
             continue
         promising += 1
-        problem = load(dict(data))
-        if sentence is not None and list(problem.tokens or ()) != sentence:
-            continue  # the text must cut into the words it was made of
-        key = derivation(problem)
+        try:
+            problem = load(dict(data))
+            if sentence is not None and list(problem.tokens or ()) != sentence:
+                continue  # the text must cut into the words it was made of
+            key = derivation(problem)
+        except (SymattnError, NotApplicable):
+            continue  # a draw the topic cannot take (a LayerNorm row of variance 0, say)
         if key.crosscheck is None or not key.crosscheck.passed:
             continue
         if derived_flaw(key, options.places) is None:

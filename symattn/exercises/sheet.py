@@ -7,10 +7,11 @@ enough for a decimal with the places asked for, and working space under it.
 
 from __future__ import annotations
 
-from math import isqrt
+import dataclasses
 
-from ..numbers import Surd, round_half_away
+from ..numbers import Surd
 from ..printing import Notation
+from ..render.blocks import Block, Display, Heading
 from ..render.kinds import build_blocks
 from ..render.latex import latex_blocks, latex_message
 from ..render.math import Name
@@ -45,14 +46,25 @@ def _table(rows: list[list[int]]) -> object:
     return plain_table(tuple(tuple(Surd.rational(v) for v in row) for row in rows))
 
 
-def _scale(w: Words, d_k: int, places: int) -> str:
-    root = isqrt(d_k)
-    if root * root == d_k:
-        value = f"\\sqrt{{d_k}} = \\sqrt{{{d_k}}} = {root}"
-    else:
-        approx = round_half_away(Surd.sqrt(d_k).to_decimal(places + 20), max(places, 1))
-        value = f"\\sqrt{{d_k}} = \\sqrt{{{d_k}}} \\approx {approx}"
-    return text_escape(w("sheet.scale")) + f" ${value}$" + w("period")
+#: Given matrices the sheet sets side by side itself (the rest come from the key's Given).
+COMPACT = (Name("W_Q"), Name("W_K"), Name("W_V"))
+
+
+def _given_blocks(exercise: Exercise, w: Words) -> list[Block]:
+    """What the key's own Given section says (the sizes, any further matrices of the
+    topic, the scale, the heads, the block), without the W's the sheet sets itself."""
+    blocks = build_blocks(exercise.key, w)
+    start = next(i for i, b in enumerate(blocks) if isinstance(b, Heading)) + 1
+    end = next(i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.number is not None)
+    out: list[Block] = []
+    for block in blocks[start:end]:
+        if isinstance(block, Display):
+            lines = tuple(line for line in block.lines if line.lhs not in COMPACT)
+            if not lines:
+                continue
+            block = dataclasses.replace(block, lines=lines)
+        out.append(block)
+    return out
 
 
 def _given(exercise: Exercise, w: Words, printer: TexPrinter) -> list[str]:
@@ -97,8 +109,9 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
         body.append(f"{text_escape(w('sheet.name'))} \\underline{{\\hspace{{6cm}}}}")
     body.append(latex_message(w("sheet.intro", places=places)))
     body.append(f"\\section*{{{text_escape(w('given'))}}}")
-    body += _given(exercise, w, printer)
-    body.append(_scale(w, problem.d_k, places))
+    given = _given_blocks(exercise, w)  # the sizes first, then the matrices, then the rest
+    body += latex_blocks(given[:1], printer, standalone=False) + _given(exercise, w, printer)
+    body += latex_blocks(given[1:], printer, standalone=False)
     if problem.mask_label == "causal":
         body.append(latex_message(w("sheet.causal")))
     for number, step_id in enumerate(exercise.steps, start=1):
