@@ -52,8 +52,8 @@ def _closed_numeric(entries: Matrix) -> bool:
 
 
 def _in_balls(x: Any) -> bool:
-    if isinstance(x, ExpRatio):
-        return isinstance(x.exponents[0], Surd)
+    if isinstance(x, ExpRatio):  # every exponent: a tanh score may be 0 where others are not
+        return all(isinstance(e, (Surd, NegInf)) for e in x.exponents)
     if isinstance(x, Combination):
         return all(_in_balls(r) for _, r in x.terms)
     return isinstance(x, (Surd, NegInf))

@@ -45,6 +45,7 @@ from .math import (
     Table,
     Value,
 )
+from .notes import given_notes
 
 __all__ = [
     "DISPLAY_LIMIT",
@@ -295,29 +296,7 @@ class Walker:
             if p.scale_label == "sqrt(d_k)":
                 c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
             self.say(w("derive.scale") + " ", c, w("period"))
-        if p.temperature is not None:
-            tau = Relation(Sym("tau"), "=", Value(p.temperature))
-            self.say(w("derive.temperature") + " ", tau, w("period"))
-        if p.layout == "column":
-            self.say(w("derive.column_layout"))
-        if p.kv_heads == 1:
-            self.say(w("derive.kv_one", heads=p.heads))
-        elif p.kv_heads is not None:
-            size = p.heads // p.kv_heads
-            assignment = w.kv_groups(p.heads, p.kv_heads)
-            self.say(
-                w(
-                    "derive.kv_groups",
-                    heads=p.heads,
-                    groups=p.kv_heads,
-                    size=size,
-                    assignment=assignment,
-                )
-            )
-        if p.norm is not None:
-            self.say(w(f"derive.block_{p.norm}"))
-            if p.positions != "none":
-                self.say(w("derive.block_positions"))
+        self.blocks += given_notes(p, w)
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)

@@ -239,6 +239,14 @@ WORDS: dict[str, str] = {
     "title.K_rot": "Rotary position embedding of the keys",
     "title.additive_hidden": "Additive attention: the hidden vectors",
     "derive.column": "Column {i}{label}, written out:",
+    "derive.given_positions_sinusoidal": "Positions: P is the sinusoidal table (row pos is "
+    "position pos, counted from 0), added to X before the projections:",
+    "derive.given_positions_given": "Positions: P is given (row pos is position pos, counted "
+    "from 0) and added to X before the projections.",
+    "derive.given_rope": "RoPE: before the scores, columns 2i and 2i+1 of row pos of Q and of K "
+    "(pos counted from 0) are turned together by the angle",
+    "derive.given_rope_base": ", with base = {base}.",
+    "derive.given_additive": "Additive scores, in place of q · k:",
     "derive.temperature": "The temperature divides the scaled scores as well:",
     "derive.column_layout": "Column layout: each token is a column (Q = W_Q X), the scores are "
     "K transposed times Q, one column per query, and the softmax runs down each column.",

@@ -220,6 +220,14 @@ WORDS: dict[str, str] = {
     "title.K_rot": "键向量的旋转位置编码",
     "title.additive_hidden": "加性注意力：隐藏向量",
     "derive.column": "以第 {i} 列{label}为例，逐项展开：",
+    "derive.given_positions_sinusoidal": "位置编码：P 是正弦位置编码表（第 pos 行对应位置 "
+    "pos，从 0 开始），在投影之前加到 X 上：",
+    "derive.given_positions_given": "位置编码：P 已给出（第 pos 行对应位置 pos，从 0 开"
+    "始），在投影之前加到 X 上。",
+    "derive.given_rope": "RoPE：计算分数之前，Q 和 K 第 pos 行（pos 从 0 开始）"
+    "的第 2i 列与第 2i+1 列一起旋转角度",
+    "derive.given_rope_base": "，其中 base = {base}。",
+    "derive.given_additive": "加性注意力分数（代替 q · k）：",
     "derive.temperature": "温度也要除：",
     "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 K 的转置乘以 Q，"
     "每个查询占一列，softmax 沿每一列计算。",
