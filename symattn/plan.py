@@ -15,10 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from .ids import head_prefix
-from .plan_topics import BLOCK_INPUTS, block_steps, decode_steps, pre_norm_step
+from .plan_backward import backward_specs
+from .plan_block import BLOCK_INPUTS, block_steps, decode_steps, pre_norm_step
+from .plan_positions import (
+    additive_mask_spec,
+    additive_specs,
+    column_plan,
+    position_specs,
+    rope_specs,
+    scale_spec,
+)
 from .problem import Problem
 from .steps import Kind, Source, StepSpec
 
@@ -63,6 +71,9 @@ def _columns(block: int | None, width: int) -> tuple[int, int] | None:
 def forward_plan(problem: Problem) -> Plan:
     """The forward pass: tokens, X, then Q, K, V … output per head, concat, W_O."""
     p = problem
+    if p.layout == "column":
+        column_inputs, column_specs = column_plan(p)
+        return Plan(tuple(column_inputs.items()), tuple(column_specs))
     tokens, kv_tokens = p.tokens, p.kv_tokens
     inputs: dict[str, Source] = {}
     specs: list[StepSpec] = []
@@ -89,8 +100,15 @@ def forward_plan(problem: Problem) -> Plan:
                 row_labels=tokens,
             )
         )
+    x_in = "X"
+    if p.positions != "none":
+        specs.extend(position_specs(p, inputs))
+        x_in = "X_pos"
+    for name in ("W_a", "U_a", "v_a"):
+        if getattr(p, name) is not None:
+            inputs[name] = Source(name)
 
-    attended = "X"  # what the projections read: LN(X) in a pre-norm block
+    attended = x_in  # what the projections read: X (X̃), or LN of it in a pre-norm block
     if p.norm == "pre":
         specs.append(pre_norm_step(p, attended))
         attended = "X_norm"
@@ -141,33 +159,31 @@ def forward_plan(problem: Problem) -> Plan:
                     )
                 )
         current, symbol = f"{prefix}scores", "S"
-        specs.append(
-            StepSpec(
-                id=current,
-                kind=Kind.PRODUCT,
-                formula="S = Q Kᵀ",
-                operands=(f"{prefix}Q", f"{prefix}K"),
-                transpose_right=True,
-                row_labels=tokens,
-                col_labels=kv_tokens,
-            )
-        )
-        if p.scale is not None:
-            label = "√d_k" if p.scale_label == "sqrt(d_k)" else p.scale_label
+        q, k = f"{prefix}Q", f"{prefix}K"
+        if p.rope:
+            specs.extend(rope_specs(p, prefix, head))
+            q, k = f"{prefix}Q_rot", f"{prefix}K_rot"
+        if p.score == "additive":
+            specs.extend(additive_specs(p, prefix, q, k))
+        else:
             specs.append(
                 StepSpec(
-                    id=f"{prefix}scaled_scores",
-                    kind=Kind.SCALE,
-                    formula=f"S' = S / {label}",
-                    operands=(current,),
-                    divisor=p.scale,
-                    divisor_label="sqrt(d_k)" if p.scale_label == "sqrt(d_k)" else "c",
+                    id=current,
+                    kind=Kind.PRODUCT,
+                    formula="S = Q Kᵀ",
+                    operands=(q, k),
+                    transpose_right=True,
                     row_labels=tokens,
                     col_labels=kv_tokens,
                 )
             )
+        if p.score_divisor is not None:
+            specs.append(scale_spec(p, prefix, current))
             current, symbol = f"{prefix}scaled_scores", "S'"
-        if p.mask is not None:
+        if p.mask_add is not None:
+            specs.append(additive_mask_spec(p, prefix, current, symbol, inputs, "row"))
+            current, symbol = f"{prefix}masked_scores", "M"
+        elif p.mask is not None:
             specs.append(
                 StepSpec(
                     id=f"{prefix}masked_scores",
@@ -240,144 +256,11 @@ def forward_plan(problem: Problem) -> Plan:
             specs.extend(decode_steps(p, head_prefix(t)))
     if p.norm is not None:
         inputs.update((name, Source(name)) for name in BLOCK_INPUTS)
-        specs.extend(block_steps(p, "X", "output"))
+        specs.extend(block_steps(p, x_in, "output"))
     return Plan(tuple(inputs.items()), tuple(specs))
 
 
 def backward_plan(problem: Problem) -> Plan:
-    """The gradients, from dO (or O − T) back to X and the W's."""
-    p = problem
-    tokens, kv_tokens = p.tokens, p.kv_tokens
-    inputs: dict[str, Source] = {}
-    specs: list[StepSpec] = []
-    if p.dO is not None:
-        specs.append(
-            StepSpec(
-                id="dO",
-                kind=Kind.GIVEN,
-                formula="dO (given)",
-                source=Source("dO"),
-                row_labels=tokens,
-            )
-        )
-    else:
-        specs.append(
-            StepSpec(
-                id="dO",
-                kind=Kind.DIFFERENCE,
-                formula="dO = O − T (L = ½‖O − T‖²)",
-                operands=("output",),
-                source=Source("target"),
-                row_labels=tokens,
-            )
-        )
-    projected = p.X is not None and p.W_Q is not None
-    kv = "memory" if p.memory is not None else "X"
-    sum_terms: list[str] = []
-
-    def product(step_id: str, formula: str, left: str, right: str, **options: Any) -> None:
-        spec = StepSpec(id=step_id, kind=Kind.PRODUCT, formula=formula, operands=(left, right))
-        specs.append(spec.changed(**options))
-
-    def head(prefix: str, d_o: str) -> None:
-        product(
-            f"{prefix}dV",
-            "dV = Aᵀ dO",
-            f"{prefix}weights",
-            d_o,
-            transpose_left=True,
-            row_labels=kv_tokens,
-        )
-        product(
-            f"{prefix}dweights",
-            "dA = dO Vᵀ",
-            d_o,
-            f"{prefix}V",
-            transpose_right=True,
-            row_labels=tokens,
-        )
-        scaled = p.scale is not None
-        specs.append(
-            StepSpec(
-                id=f"{prefix}dscaled_scores" if scaled else f"{prefix}dscores",
-                kind=Kind.JACOBIAN,
-                formula="dS'_i = (diag(a_i) − a_i a_iᵀ) dA_i",
-                operands=(f"{prefix}weights", f"{prefix}dweights"),
-                row_labels=tokens,
-            )
-        )
-        if scaled:
-            by_root = p.scale_label == "sqrt(d_k)"
-            specs.append(
-                StepSpec(
-                    id=f"{prefix}dscores",
-                    kind=Kind.SCALE,
-                    formula="dS = dS' / √d_k" if by_root else "dS = dS' / c",
-                    operands=(f"{prefix}dscaled_scores",),
-                    divisor=p.scale,
-                    divisor_label="sqrt(d_k)" if by_root else "c",
-                    row_labels=tokens,
-                )
-            )
-        product(f"{prefix}dQ", "dQ = dS K", f"{prefix}dscores", f"{prefix}K", row_labels=tokens)
-        product(
-            f"{prefix}dK",
-            "dK = dSᵀ Q",
-            f"{prefix}dscores",
-            f"{prefix}Q",
-            transpose_left=True,
-            row_labels=kv_tokens,
-        )
-        if not projected:
-            return
-        for weight, left in (("W_Q", "X"), ("W_K", kv), ("W_V", kv)):
-            grad = f"d{weight[-1]}"
-            product(
-                f"{prefix}d{weight}",
-                f"d{weight} = {left}ᵀ {grad}",
-                left,
-                f"{prefix}{grad}",
-                transpose_left=True,
-            )
-        sum_terms.extend((f"{prefix}dQ", f"{prefix}W_Q"))
-        if p.memory is None:
-            sum_terms.extend((f"{prefix}dK", f"{prefix}W_K", f"{prefix}dV", f"{prefix}W_V"))
-
-    if p.heads == 1 and p.W_O is None:
-        head("", "dO")
-    else:
-        upstream = "dO"
-        if p.W_O is not None:
-            product("dW_O", "dW_O = Cᵀ dO", "concat", "dO", transpose_left=True)
-            product("dconcat", "dC = dO W_Oᵀ", "dO", "W_O", transpose_right=True, row_labels=tokens)
-            upstream = "dconcat"
-        width = p.d_v
-        for t in range(p.heads):
-            prefix = head_prefix(t)
-            specs.append(
-                StepSpec(
-                    id=f"{prefix}dO",
-                    kind=Kind.COLUMNS,
-                    formula=f"dO of head {t + 1} = columns {t * width + 1}…{(t + 1) * width} "
-                    f"of {upstream}",
-                    operands=(upstream,),
-                    columns=(t * width, (t + 1) * width),
-                    row_labels=tokens,
-                )
-            )
-            head(prefix, f"{prefix}dO")
-    if projected:
-        formula = "dX = Σ dQ W_Qᵀ" if p.heads > 1 else "dX = dQ W_Qᵀ"
-        if p.memory is None:
-            formula += " + dK W_Kᵀ + dV W_Vᵀ"
-        specs.append(
-            StepSpec(
-                id="dX",
-                kind=Kind.SUM_OF_PRODUCTS,
-                formula=formula,
-                operands=tuple(sum_terms),
-                transpose_right=True,
-                row_labels=tokens,
-            )
-        )
+    """The gradients, from dO (or O − T) back to X and the W's (:mod:`.plan_backward`)."""
+    inputs, specs = backward_specs(problem)
     return Plan(tuple(inputs.items()), tuple(specs))

@@ -85,6 +85,19 @@ class Problem:
     dO: Matrix | None = None
     target: Matrix | None = None
     places: int | None = None  # decimal places an answer must have (exercises write it)
+    # -- positions, RoPE, temperature, additive attention, column layout (docs/topics.md) --
+    positions: str = "none"  # "none", "sinusoidal" or "given" (then P holds the matrix)
+    P: Matrix | None = None  # the given n × d_model position matrix
+    rope: bool = False  # rotary position embedding of q and k
+    rope_base: Any = None  # its base (10000 by default), an exact number
+    temperature: Any = None  # τ: the scaled scores are divided by it as well
+    score: str = "dot"  # "dot" or "additive" (Bahdanau: W_a, U_a, v_a)
+    W_a: Matrix | None = None  # d_k × d_a
+    U_a: Matrix | None = None  # d_k × d_a
+    v_a: Matrix | None = None  # d_a × 1, a column
+    mask_add: Matrix | None = None  # an additive mask (numbers, −∞), n × m
+    valid_lens: tuple[int, ...] | None = None  # keys each query may see (a padding mask)
+    layout: str = "row"  # "row", or "column": tokens are columns (Q = W_Q X)
     # -- grouped K/V heads, a decode step, an encoder block (docs/topics.md) -------------
     kv_heads: int | None = None  # K/V groups shared by the query heads (1: multi-query)
     decode: bool = False  # the last row again, as one decoding step from a K/V cache
@@ -144,6 +157,15 @@ class Problem:
         if self.memory is not None:
             return self.memory_tokens
         return self.tokens if self.tokens is not None and len(self.tokens) == self.m else None
+
+    @property
+    def score_divisor(self) -> Any:
+        """What the scores are divided by: the scale, times the temperature (or None)."""
+        if self.temperature is None:
+            return self.scale
+        if self.scale is None:
+            return self.temperature
+        return self.scale * self.temperature
 
     @property
     def renames(self) -> Mapping[str, str]:

@@ -64,9 +64,13 @@ class Kind(Enum):
     DIFFERENCE = "difference"  # operands[0] − a given matrix (dO = O − T)
     COLUMNS = "columns"  # a block of the operand's columns (a head's dO)
     JACOBIAN = "jacobian"  # row i: (diag(a_i) − a_i a_iᵀ) g_i
+    ADD = "add"  # operands[0] + operands[1], entry by entry (X + P, a residual; −∞ stays −∞)
+    POSITIONS = "positions"  # the sinusoidal table P (sin at even, cos at odd columns)
+    ROTATE = "rotate"  # RoPE: pairs (2i, 2i+1) of row pos turned by pos·base^(−2i/d)
+    ADDITIVE_HIDDEN = "additive_hidden"  # h_ij = q_i W_a + k_j U_a, row (i, j)
+    TANH_SCORE = "tanh_score"  # s_ij = tanh(h_ij) · v_a
     ROWS = "rows"  # a block of the operand's rows (a K/V cache)
     DECODE = "decode"  # the last query over the cached keys and its own: one output row
-    ADD = "add"  # operands[0] + operands[1] (a residual connection)
     LAYERNORM = "layernorm"  # γ (x − μ) / √(σ² + ε) + β over each row (of the operands' sum)
     AFFINE = "affine"  # operands[0] · operands[1] + operands[2] (a bias row), then activation
 
@@ -78,15 +82,16 @@ class Source:
 
     field: str
     columns: tuple[int, int] | None = None
+    transposed: bool = False  # the column layout: the matrix as the problem file wrote it
 
     def take(self, problem: Problem) -> Matrix:
         matrix: Matrix | None = getattr(problem, self.field)
         if matrix is None:
             raise SymattnError(f"{problem.source}: {self.field} is not given")
-        if self.columns is None:
-            return matrix
-        start, stop = self.columns
-        return tuple(tuple(row[start:stop]) for row in matrix)
+        if self.columns is not None:
+            start, stop = self.columns
+            matrix = tuple(tuple(row[start:stop]) for row in matrix)
+        return tuple(zip(*matrix)) if self.transposed else matrix
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,6 +118,11 @@ class StepSpec:
     round_operand: int | None = None  # operands[0] rounded to this many places first
     diagonal_only: bool = False  # JACOBIAN: a_ij (1 − a_ij) g_ij only
     shown: bool = True  # False for a helper step a mistake model inserts
+    layout: str = "row"  # "column": MASK, SOFTMAX, WEIGHTED_SUM work down the columns
+    angle_base: Any = None  # POSITIONS, ROTATE: the base of the angles (10000)
+    pe_swapped: bool = False  # POSITIONS: cos at even columns, sin at odd ones
+    rope_pairs: str = "interleaved"  # ROTATE: pairs (2i, 2i+1); "half": (i, i + d/2)
+    add_after: bool = False  # PRODUCT: operands[2] added to the product (P after W_Q)
     rows: tuple[int, int] | None = None  # ROWS: the block
     activation: str = ""  # AFFINE: "relu", or none
     unbiased: bool = False  # LAYERNORM: the variance over d − 1 (a mistake model)

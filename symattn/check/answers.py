@@ -88,6 +88,8 @@ class Answers:
     tolerance: Decimal | None = None
     #: Steps whose answer could not be read as a matrix of their shape, and why.
     unreadable: Mapping[str, str] = field(default_factory=dict)
+    #: Column-layout steps answered in the row layout (the transposed shape), as given.
+    row_layout: Mapping[str, Grid] = field(default_factory=dict)
 
 
 def _text(raw: object) -> str:
@@ -216,6 +218,7 @@ def load_answers(
     tolerance = None
     grids: dict[str, list[list[Given | None]]] = {}
     unreadable: dict[str, str] = {}
+    row_layout: dict[str, Grid] = {}
     for raw_key, raw in data.items():
         if raw_key == "tolerance":
             tolerance = _tolerance(raw, name)
@@ -234,6 +237,9 @@ def load_answers(
             whole = _grid(raw, rows, cols)
             if isinstance(whole, str):
                 unreadable[step] = whole
+                turned = _grid(raw, cols, rows) if rows != cols else whole
+                if key.problem.layout == "column" and not isinstance(turned, str):
+                    row_layout[step] = turned
                 continue
             grid[:] = [list(r) for r in whole]
         elif not 1 <= int(i) <= rows or (j is not None and not 1 <= int(j) <= cols):
@@ -247,4 +253,4 @@ def load_answers(
         else:
             grid[int(i) - 1][int(j) - 1] = read_entry(raw)
     steps = {s: tuple(tuple(r) for r in g) for s, g in grids.items() if s not in unreadable}
-    return Answers(name, steps, tolerance, unreadable)
+    return Answers(name, steps, tolerance, unreadable, row_layout)

@@ -22,7 +22,7 @@ from ..render.walker import title_of
 from ..words import Words, words
 from .answers import Answers
 from .compare import Overrides, close, evaluation
-from .mistakes import MISTAKES, Mistake, Run, pairs, runs
+from .mistakes import MISTAKES, Mistake, Run, by_id, pairs, runs
 from .results import Diagnosis
 from .slack import radii
 
@@ -56,6 +56,23 @@ class Diagnoser:
 
     def title(self, language: Words, step_id: str) -> str:
         return title_of(self.key.step(step_id), language)
+
+    def row_layout(self, step_id: str) -> list[Diagnosis]:
+        """A column-layout step answered in the row layout: its transpose is the key."""
+        grid = self.answers.row_layout.get(step_id)
+        if grid is None:
+            return []
+        expected = self.key.step(step_id).values
+        tolerance = self.answers.tolerance
+        given = [(i, j, g) for i, row in enumerate(grid) for j, g in enumerate(row) if g]
+        for i, j, g in given:
+            value = expected[j][i]
+            if not g.valid or value is None or not close(g, value, tolerance):
+                return []
+        if not given:
+            return []
+        cells = [(j, i) for i, j, _ in given]
+        return [self.diagnosis(by_id("column_layout_transposed"), step_id, cells, {})]
 
     # -- why ----------------------------------------------------------------------------
     def diagnosis(

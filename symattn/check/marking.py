@@ -91,6 +91,7 @@ class Marker:
                     StepResult(
                         step_id,
                         [],
+                        diagnosis=self.why.row_layout(step_id),
                         error=self.answers.unreadable[step_id],
                         error_zh=self.zh("step.unreadable", rows=rows, cols=cols),
                     )

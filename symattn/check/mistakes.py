@@ -21,7 +21,7 @@ from typing import Any
 
 from ..ids import head_prefix
 from ..numbers import Surd
-from ..plan import Plan
+from ..plan import Plan, forward_plan
 from ..printing import sstr
 from ..problem import Problem
 from ..steps import Kind, Source, StepSpec
@@ -58,6 +58,8 @@ def _scale_by(divisor: Callable[[Problem], Surd | None], base: str = "scaled_sco
         new = divisor(problem)
         if new is None or new == problem.scale:
             return []
+        if problem.temperature is not None:  # the temperature divides all the same
+            new = new * problem.temperature
         return [(problem, plan.changed(_on(base, divisor=new)), {})]
 
     return compute
@@ -140,6 +142,55 @@ def _backward_transposed(problem: Problem, plan: Plan) -> list[Run]:
         return spec.changed(transpose_left=False) if spec.base in ("dV", "dK") else None
 
     return [(problem, plan.changed(change), {})]
+
+
+#: Steps after attention that a mistake in it carries to: heads, a decode step, a block.
+LATER = ("concat", "cache_K", "cache_V", "decode", "residual", *BLOCK)
+#: Steps that positions feed (and RoPE, additive attention, when the problem has them).
+POSITIONED = ("Q", "K", "V", "Q_rot", "K_rot", "additive_hidden", "scores", *SCORED, *LATER)
+
+
+def _pe_swapped(problem: Problem, plan: Plan) -> list[Run]:
+    """cos at the even columns of P and sin at the odd ones."""
+    if problem.positions != "sinusoidal":
+        return []
+    return [(problem, plan.changed(_on("P", pe_swapped=True)), {})]
+
+
+def _pe_after_projection(problem: Problem, plan: Plan) -> list[Run]:
+    """Q = X W_Q + P (and K, V alike): the positions added after the projection."""
+    if problem.positions == "none":
+        return []
+
+    widths = {"Q": problem.d_k, "K": problem.d_k, "V": problem.d_v}
+
+    def change(spec: StepSpec) -> StepSpec | None:
+        if spec.kind != Kind.PRODUCT or spec.operands[:1] != ("X_pos",):
+            return None
+        if problem.d_model is None or widths.get(spec.base) != problem.d_model * problem.heads:
+            return None  # P (n × d_model) cannot be added to an n × d_k projection
+        return spec.changed(operands=("X", spec.operands[1], "P"), add_after=True)
+
+    changed = plan.changed(change)
+    return [] if changed == plan else [(problem, changed, {})]
+
+
+def _rope_pairs(problem: Problem, plan: Plan) -> list[Run]:
+    """Columns i and i + d/2 turned together (rotate-half) instead of (2i, 2i+1)."""
+    if not problem.rope or problem.d_k < 4:
+        return []
+    changed = plan.changed(
+        lambda s: s.changed(rope_pairs="half") if s.kind == Kind.ROTATE else None
+    )
+    return [(problem, changed, {})]
+
+
+def _row_layout(problem: Problem, plan: Plan) -> list[Run]:
+    """A column-layout problem worked in the row layout (every matrix transposed)."""
+    if problem.layout != "column":
+        return []
+    row = dataclasses.replace(problem, layout="row")
+    return [(row, forward_plan(row), {})]
 
 
 def _unbiased(problem: Problem, plan: Plan) -> list[Run]:
@@ -272,8 +323,12 @@ MISTAKES: tuple[Mistake, ...] = (
     ),
     Mistake("backward_transposed", ("dV", "dK", "dW_V", "dW_K", "dX"), _backward_transposed),
     Mistake("premature_rounding", WEIGHTED, _rounded, "rounding", weaker=True),
+    Mistake("pe_sin_cos_swapped", ("P", "X_pos", *POSITIONED), _pe_swapped),
+    Mistake("pe_added_after_projection", POSITIONED, _pe_after_projection),
+    Mistake("rope_pairs_wrong", ("Q_rot", "K_rot", "scores", *SCORED, *LATER), _rope_pairs),
+    Mistake("column_layout_transposed", ("scores", *SCORED), _row_layout),
     Mistake("layernorm_unbiased_variance", BLOCK, _unbiased),
-    Mistake("gqa_group_wrong", ("K", "V", "scores", *SCORED, "concat", "decode"), _groups_in_turn),
+    Mistake("gqa_group_wrong", ("K", "V", "K_rot", "scores", *SCORED, *LATER), _groups_in_turn),
     Mistake("decode_uses_future", ("masked_scores", *WEIGHTED, "concat"), _future),
 )
 

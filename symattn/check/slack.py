@@ -5,8 +5,8 @@ Each rounded input entry carries a radius (half a unit of its last written place
 radius is propagated step by step by the rule of each kind: for a product C = AB,
 |A||R_B| + |R_A||B|; for a softmax, a_j (r_j + Σ_k a_k r_k) over the entries it
 normalises; and so on.  One pass costs what one evaluation costs, whatever the size.
-A kind without a rule of its own here (LayerNorm, a residual sum, the feed-forward
-network, a decode step) is bounded to first order through its decimal rule, one
+A kind without a rule of its own here (LayerNorm, the feed-forward network, a decode
+step, RoPE, additive attention) is bounded to first order through its decimal rule, one
 rounded entry at a time: a new kind of step needs nothing in this module.
 """
 
@@ -195,6 +195,8 @@ def _radius(
         return _softmax(spec, args[0], own, rads[0], problem)
     elif kind == Kind.CONCAT:
         out = [[x for block in blocks for x in block] for blocks in zip(*rads)]
+    elif kind == Kind.ADD:  # X̃ = X + P, M = S' + mask, a residual
+        out = [[a + b for a, b in zip(r, t)] for r, t in zip(rads[0], rads[1])]
     elif kind in (Kind.COPY, Kind.DIFFERENCE):
         out = [list(r) for r in rads[0]]
     elif kind == Kind.COLUMNS:

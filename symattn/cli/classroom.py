@@ -27,7 +27,7 @@ from ..classroom import (
     write_feedback,
 )
 from ..errors import SymattnError
-from ..exercises import TOPICS, ExerciseOptions, moodle_quiz
+from ..exercises import LAYOUTS, TOPICS, ExerciseOptions, moodle_quiz
 from ..output import ProgressBar, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
@@ -81,6 +81,13 @@ def add_exercises(commands: Any) -> None:
         metavar="TOPICS",
         default="",
         help=f"more of the attention unit, comma-separated: {', '.join(TOPICS)}",
+    )
+    ex.add_argument(
+        "--layout",
+        choices=LAYOUTS,
+        default="row",
+        help="column: tokens are columns (Q = W_Q X, scores Kᵀ Q), as the AI-by-hand sheets "
+        "write it (default: row)",
     )
     ex.add_argument("--lang", choices=LANGUAGES, default="en")
     ex.add_argument(
@@ -154,6 +161,7 @@ def run_exercises(args: argparse.Namespace) -> int:
         places=args.places,
         from_text=args.from_text,
         topics=tuple(t.strip() for t in args.topics.split(",") if t.strip()),
+        layout=args.layout,
     )
     folder = Path(args.output)
     check_target(folder, args.replace)  # before any work

@@ -1,5 +1,5 @@
-"""The kinds of an encoder block, exactly and on decimals: a residual sum, LayerNorm,
-and an affine map with ReLU.
+"""The kinds of an encoder block, exactly and on decimals: a sum entry by entry (a
+residual; also X + P and an additive mask), LayerNorm, and an affine map with ReLU.
 
 LayerNorm of a rational row is exact in surds: with μ and σ² (biased, over d) and ε
 rational, σ² + ε is rational and γ (x − μ) / √(σ² + ε) + β is a surd, one square root
@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import SymattnError
-from ..numbers import Combination, ExpRatio, Surd, SympyEvaluator, to_sympy
+from ..numbers import NEG_INF, Combination, ExpRatio, Surd, SympyEvaluator, to_sympy
 from ..problem import Matrix, Problem
 
 __all__ = [
@@ -52,7 +52,8 @@ def _sympy_row(row: Sequence[Any]) -> list[Any]:
 
 
 def add(left: Matrix, right: Matrix) -> Matrix:
-    """``left + right``: surds stay surds, closed forms a sum of them, else SymPy."""
+    """``left + right`` (a residual, X + P, S' + an additive mask): surds stay surds,
+    closed forms a sum of them, −∞ absorbs, else SymPy (sin(1) + 1)."""
     out = []
     for a_row, b_row in zip(left, right):
         if all(isinstance(x, Surd) for x in (*a_row, *b_row)):
@@ -60,8 +61,16 @@ def add(left: Matrix, right: Matrix) -> Matrix:
         elif all(isinstance(x, _CLOSED) for x in (*a_row, *b_row)):
             out.append(tuple(_combination(a, b) for a, b in zip(a_row, b_row)))
         else:
-            out.append(tuple(to_sympy(a) + to_sympy(b) for a, b in zip(a_row, b_row)))
+            out.append(tuple(_one(a, b) for a, b in zip(a_row, b_row)))
     return tuple(out)
+
+
+def _one(a: Any, b: Any) -> Any:
+    if a is NEG_INF or b is NEG_INF:  # a masked score stays masked
+        return NEG_INF
+    if isinstance(a, Surd) and isinstance(b, Surd):
+        return a + b
+    return to_sympy(a) + to_sympy(b)
 
 
 def _combination(a: Any, b: Any) -> Any:

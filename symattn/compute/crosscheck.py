@@ -26,7 +26,15 @@ from decimal import Decimal
 import numpy as np
 
 from ..derivation import TOLERANCE, Crosscheck, Derivation
-from ..numbers import Combination, ExpRatio, NegInf, Surd, SympyEvaluator, evaluate_matrix
+from ..numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    SympyEvaluator,
+    evaluate_matrix,
+    to_sympy,
+)
 from ..steps import Step
 from .numeric import backward, forward
 
@@ -103,16 +111,29 @@ def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[D
     SymPy entries by the memoised walk)."""
     if step.values_evaluate_exact:
         return step.values  # type: ignore[return-value]
-    if all(isinstance(x, _NUMBERS) for row in step.exact for x in row):
+    if all(_in_balls(x) for row in step.exact for x in row):
         return evaluate_matrix(step.exact, EVALUATION_DIGITS)
+
     def value(x: object) -> Decimal:  # closed forms and SymPy entries may meet in a step
         if isinstance(x, Decimal):
             return x
-        if isinstance(x, _NUMBERS):
+        if isinstance(x, NegInf):
+            return Decimal("-Infinity")
+        if _in_balls(x):
             return evaluate_matrix(((x,),), EVALUATION_DIGITS)[0][0]
-        return sympy_values(x)
+        return sympy_values(to_sympy(x))
 
     return [[value(x) for x in row] for row in step.exact]
+
+
+def _in_balls(x: object) -> bool:
+    """Closed forms of surds (ball arithmetic evaluates them as one); a softmax of
+    transcendental scores (sin, tanh: SymPy exponents) goes through SymPy instead."""
+    if isinstance(x, ExpRatio):
+        return all(isinstance(e, Surd) for e in x.exponents)
+    if isinstance(x, Combination):
+        return all(_in_balls(r) for _, r in x.terms)
+    return isinstance(x, _NUMBERS)
 
 
 def _errors(got: float, exact: Decimal, size: float) -> tuple[float, float]:

@@ -10,17 +10,18 @@ with the values in the numerator.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 from typing import Any
 
 from flint import fmpz_mat
 
-from ..numbers import NEG_INF, Coefficients, Combination, ExpRatio, SoftmaxRow, Surd
+from ..numbers import NEG_INF, Coefficients, Combination, ExpRatio, SoftmaxRow, Surd, to_sympy
 from ..problem import Mask, Matrix, Problem
 from ..steps import Kind, StepSpec
 from .block import add, affine, layer_norm
+from .positions import additive_pairs, positions, rotate, tanh_score
 
 __all__ = [
     "FORWARD_RULES",
@@ -29,6 +30,7 @@ __all__ = [
     "decode",
     "mask",
     "matmul",
+    "rule_of",
     "scale",
     "softmax",
     "transpose",
@@ -86,7 +88,7 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
     columns = transpose(right)
     if any(isinstance(x, ExpRatio) for row in left for x in row):  # concat · W_O
         return tuple(tuple(_combination(col, row) for col in columns) for row in left)
-    if isinstance(left[0][0], Surd):
+    if all(isinstance(x, Surd) for m in (left, right) for row in m for x in row):
         zero = Surd()
         out: list[tuple[Any, ...]] = []
         for row in left:
@@ -100,9 +102,15 @@ def matmul(left: Matrix, right: Matrix) -> Matrix:
         return tuple(out)
     import sympy
 
+    if not all(isinstance(x, sympy.Basic) for m in (left, right) for row in m for x in row):
+        left, columns = _sympy(left), _sympy(columns)  # sin(1) and surds meet
     return tuple(
         tuple(sympy.Add(*(x * y for x, y in zip(row, col))) for col in columns) for row in left
     )
+
+
+def _sympy(matrix: Sequence[Sequence[Any]]) -> Matrix:
+    return tuple(tuple(to_sympy(x) for x in row) for row in matrix)
 
 
 def _combination(coefs: Sequence[Any], values: Sequence[Any]) -> Any:
@@ -141,6 +149,9 @@ def scale(scores: Matrix, divisor: Any) -> Matrix:
         r, c = divisor.terms[0]  # x / (c √r) = x / (c r) · √r, one term each
         factor = 1 / (c * r)
         return _each(scores, lambda x: Surd.monomial(r, x.as_fraction() * factor))
+    if isinstance(divisor, Surd) and any(not isinstance(x, Surd) for r in scores for x in r):
+        divisor = to_sympy(divisor)  # transcendental scores (positions, RoPE, tanh)
+        return tuple(tuple(to_sympy(x) / divisor for x in row) for row in scores)
     return tuple(tuple(x / divisor for x in row) for row in scores)
 
 
@@ -214,7 +225,8 @@ def concat(blocks: Sequence[Matrix]) -> Matrix:
 
 def decode(args: Sequence[Matrix], divisor: Any) -> Matrix:
     """One decoding step: the last query over the cached keys and its own key, never a
-    later one; the weighted sum of the cached values and its own (a 1-row matrix)."""
+    later one, divided as the scores are (√d_k, times τ with a temperature); the
+    weighted sum of the cached values and its own (a 1-row matrix)."""
     queries, cache_k, cache_v, keys, values = args
     scores = matmul((queries[-1],), transpose((*cache_k, keys[-1])))
     if divisor is not None:
@@ -255,9 +267,35 @@ FORWARD_RULES: dict[Kind, ExactRule] = {
     Kind.WEIGHTED_SUM: lambda spec, args, p: weighted_sum(args[0], args[1]),
     Kind.CONCAT: lambda spec, args, p: concat(args),
     Kind.COPY: lambda spec, args, p: args[0],
+    Kind.ADD: lambda spec, args, p: add(args[0], args[1]),
+    Kind.POSITIONS: lambda spec, args, p: positions(spec, p.n, p.d_model or 0),
+    Kind.ROTATE: lambda spec, args, p: rotate(spec, args[0]),
+    Kind.ADDITIVE_HIDDEN: lambda spec, args, p: additive_pairs(
+        matmul(args[0], args[2]), matmul(args[1], args[3])
+    ),
+    Kind.TANH_SCORE: lambda spec, args, p: tanh_score(args[0], args[1], p.n),
     Kind.ROWS: lambda spec, args, p: _rows(spec, args[0]),
     Kind.DECODE: lambda spec, args, p: decode(args, spec.divisor),
-    Kind.ADD: lambda spec, args, p: add(args[0], args[1]),
     Kind.LAYERNORM: lambda spec, args, p: layer_norm(args, p),
     Kind.AFFINE: lambda spec, args, p: affine(args[0], args[1], args[2], spec.activation),
 }
+
+#: Kinds that a column-layout step computes on the transposes (down the columns).
+_TRANSPOSED = (Kind.MASK, Kind.SOFTMAX, Kind.WEIGHTED_SUM)
+
+
+def column_rule(rule: ExactRule) -> ExactRule:
+    """A row rule run down the columns: transpose the operands, then the result (the
+    output O = V A is (Aᵀ Vᵀ)ᵀ: its operands are taken the other way round)."""
+
+    def run(spec: StepSpec, args: list[Matrix], p: Problem) -> Matrix:
+        ordered = args[::-1] if spec.kind == Kind.WEIGHTED_SUM else args
+        return transpose(rule(spec, [transpose(a) for a in ordered], p))
+
+    return run
+
+
+def rule_of(spec: StepSpec, rules: Mapping[Kind, ExactRule]) -> ExactRule:
+    """The rule of a spec's kind, down the columns in the column layout."""
+    rule = rules[spec.kind]
+    return column_rule(rule) if spec.layout == "column" and spec.kind in _TRANSPOSED else rule

@@ -32,7 +32,7 @@ from ..plan import Plan, forward_plan
 from ..problem import Matrix, Problem
 from ..steps import Kind, Step, StepSpec, Values
 from . import values as decimal_rules
-from .exact import FORWARD_RULES, ExactRule
+from .exact import FORWARD_RULES, ExactRule, rule_of
 
 __all__ = ["WORKING_PRECISION", "execute", "run"]
 
@@ -46,14 +46,17 @@ def _direct(entry: Any) -> bool:
 
 
 def _closed_numeric(entries: Matrix) -> bool:
-    """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O)."""
-    return all(
-        isinstance(x, (Surd, NegInf))
-        or (isinstance(x, ExpRatio) and isinstance(x.exponents[0], Surd))
-        or isinstance(x, Combination)
-        for row in entries
-        for x in row
-    )
+    """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O, a
+    residual): never of transcendental scores (RoPE, tanh), whose exponents are SymPy's."""
+    return all(_in_balls(x) for row in entries for x in row)
+
+
+def _in_balls(x: Any) -> bool:
+    if isinstance(x, ExpRatio):  # every exponent: a tanh score may be 0 where others are not
+        return all(isinstance(e, (Surd, NegInf)) for e in x.exponents)
+    if isinstance(x, Combination):
+        return all(_in_balls(r) for _, r in x.terms)
+    return isinstance(x, (Surd, NegInf))
 
 
 class _Values:
@@ -158,7 +161,7 @@ def execute(
         matrices[name] = source.take(problem)
     for spec in plan.specs:
         args = [matrices[o] for o in spec.operands]
-        entries = rules[spec.kind](spec, args, problem)
+        entries = rule_of(spec, rules)(spec, args, problem)
         evaluated: Matrix | None = entries
         if all(_direct(x) for row in entries for x in row):
             step_values = values.direct(entries)

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from . import numeric_block as block
+from . import numeric_positions as positions
+
 if TYPE_CHECKING:
     from ..problem import Matrix, Problem
 
@@ -48,7 +51,8 @@ def forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     cross-check does not compare entries whose terms are not finite.
     """
     with np.errstate(all="ignore"):
-        return _forward(problem)
+        out = _forward(problem)
+    return positions.to_columns(out) if problem.layout == "column" else out
 
 
 def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
@@ -64,8 +68,9 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         assert problem.W_K is not None and problem.W_V is not None
         x = _floats(problem.X)
         out["X"] = (x, np.abs(x))
-        if problem.norm == "pre":  # a pre-norm block: attention reads LN(X)
-            out["X_norm"] = _layer_norm(problem, x, np.abs(x))
+        x = positions.with_positions(problem, x, out)
+        if problem.norm == "pre":  # a pre-norm block: attention reads LN(X) (LN(X̃))
+            out["X_norm"] = block.layer_norm(problem, x, out.get("X_pos", out["X"])[1])
             x = out["X_norm"][0]
         kv = _floats(problem.memory) if problem.memory is not None else x
         wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
@@ -77,7 +82,7 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
     heads = problem.heads
     if heads == 1 and problem.W_O is None:
         _head(out, "", problem, (q, mq), (k, mk), (v, mv))
-        _topics(out, problem, "output", [""])
+        block.after_attention(out, problem, "output", [""])
         return out
     d_k, d_v = problem.d_k, problem.d_v
     groups = problem.kv_heads or heads  # grouped-query attention: head t uses ⌊t·g/h⌋
@@ -107,65 +112,9 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         out["output"] = (concat @ wo, concat_mag @ np.abs(wo))
     else:
         out["output"] = (concat, concat_mag)
-    _topics(out, problem, "output", [f"h{t + 1}." for t in range(heads)])
+    prefixes = [f"h{t + 1}." for t in range(heads)]
+    block.after_attention(out, problem, "output", prefixes)
     return out
-
-
-# -- a decode step and an encoder block ------------------------------------------
-def _topics(
-    out: dict[str, tuple[Array, Array]], problem: Problem, output: str, prefixes: list[str]
-) -> None:
-    if problem.decode:
-        for prefix in prefixes:
-            _decode(out, problem, prefix)
-    if problem.norm is not None:
-        _block(out, problem, output)
-
-
-def _decode(out: dict[str, tuple[Array, Array]], problem: Problem, prefix: str) -> None:
-    """The last query over the first n − 1 keys and values (the cache) and its own."""
-    q, (k, mk), (v, mv) = out[f"{prefix}Q"][0], out[f"{prefix}K"], out[f"{prefix}V"]
-    n = q.shape[0]
-    out[f"{prefix}cache_K"] = (k[: n - 1], mk[: n - 1])
-    out[f"{prefix}cache_V"] = (v[: n - 1], mv[: n - 1])
-    scores = q[n - 1 :] @ k.T
-    if problem.scale is not None:
-        scores = scores / float(problem.scale)
-    e = np.exp(scores - np.max(scores))
-    weights = e / np.sum(e)
-    out[f"{prefix}decode"] = (weights @ v, weights @ mv)
-
-
-def _layer_norm(problem: Problem, x: Array, mag: Array) -> tuple[Array, Array]:
-    """LayerNorm of each row, biased variance; size: the terms (|x| + |μ|) |γ| / σ + |β|."""
-    width = x.shape[1]
-    gamma = _floats(problem.gamma) if problem.gamma is not None else np.ones((1, width))
-    beta = _floats(problem.beta) if problem.beta is not None else np.zeros((1, width))
-    eps = float(problem.eps) if problem.eps is not None else 0.0
-    mean = np.mean(x, axis=1, keepdims=True)
-    sigma = np.sqrt(np.mean((x - mean) ** 2, axis=1, keepdims=True) + eps)
-    size = (mag + np.mean(mag, axis=1, keepdims=True)) * np.abs(gamma) / sigma + np.abs(beta)
-    return gamma * (x - mean) / sigma + beta, size
-
-
-def _block(out: dict[str, tuple[Array, Array]], problem: Problem, output: str) -> None:
-    """Residual, LayerNorm and the ReLU feed-forward network, post- or pre-norm."""
-    assert problem.W_1 is not None and problem.W_2 is not None
-    assert problem.b_1 is not None and problem.b_2 is not None
-    x, mx = out["X"]
-    o, mo = out[output]
-    w1, b1, w2, b2 = (_floats(m) for m in (problem.W_1, problem.b_1, problem.W_2, problem.b_2))
-    out["residual"] = (x + o, mx + mo)
-    out["norm"] = _layer_norm(problem, x + o, mx + mo)
-    z = out["norm"][0]
-    hidden = z @ w1 + b1
-    out["ffn_hidden"] = (np.maximum(hidden, 0.0), np.abs(z) @ np.abs(w1) + np.abs(b1))
-    h, mh = out["ffn_hidden"]
-    f, mf = out["ffn_output"] = (h @ w2 + b2, mh @ np.abs(w2) + np.abs(b2))
-    if problem.norm == "pre":
-        out["block_output"] = (x + o + f, mx + mo + mf)
-    else:
-        out["block_output"] = _layer_norm(problem, z + f, np.abs(z) + mf)
 
 
 def _head(
@@ -179,15 +128,21 @@ def _head(
     """One head of attention in float64; its steps go in ``out`` with ``prefix``."""
     (q, mq), (k, mk), (v, mv) = qs, ks, vs
     out[f"{prefix}Q"], out[f"{prefix}K"], out[f"{prefix}V"] = (q, mq), (k, mk), (v, mv)
-    scores, mag = q @ k.T, mq @ mk.T
+    if problem.rope:
+        base = float(problem.rope_base)
+        (q, mq), (k, mk) = positions.rotate(q, mq, base), positions.rotate(k, mk, base)
+        out[f"{prefix}Q_rot"], out[f"{prefix}K_rot"] = (q, mq), (k, mk)
+    if problem.score == "additive":
+        out[f"{prefix}additive_hidden"], (scores, mag) = positions.additive(problem, q, k)
+    else:
+        scores, mag = q @ k.T, mq @ mk.T
     out[f"{prefix}scores"] = (scores, mag)
-    if problem.scale is not None:
-        c = float(problem.scale)
+    c = positions.divisor(problem)
+    if c is not None:
         scores, mag = scores / c, mag / c
         out[f"{prefix}scaled_scores"] = (scores, mag)
-    if problem.mask is not None:
-        allowed = np.array(problem.mask, dtype=bool)
-        scores = np.where(allowed, scores, -np.inf)
+    if problem.mask is not None or problem.mask_add is not None:
+        scores, mag = positions.masked(problem, scores, mag)
         out[f"{prefix}masked_scores"] = (scores, mag)
     top = np.max(scores, axis=1, keepdims=True)
     e = np.exp(scores - top)

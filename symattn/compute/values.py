@@ -12,10 +12,16 @@ import decimal
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 
-from ..numbers import Surd, evaluate
+from ..numbers import NegInf, Surd, evaluate
 from ..problem import Problem
 from ..steps import Kind, StepSpec
 from .block import decimal_add, decimal_affine, decimal_layer_norm
+from .positions import (
+    decimal_additive_pairs,
+    decimal_positions,
+    decimal_rotate,
+    decimal_tanh_score,
+)
 
 __all__ = [
     "DECIMAL_RULES",
@@ -45,6 +51,9 @@ def dec_matrix(matrix: Sequence[Sequence[object]]) -> DecimalMatrix:
     for row in matrix:
         cells = []
         for x in row:
+            if isinstance(x, NegInf):  # an additive mask
+                cells.append(NEG_INF)
+                continue
             if not isinstance(x, Surd):
                 raise NotApplicable("mistake models need numbers, not symbols")
             cells.append(x.in_context())
@@ -150,6 +159,10 @@ def _product(
             term if total is None else [[a + b for a, b in zip(r, s)] for r, s in zip(total, term)]
         )
     assert total is not None
+    if spec.add_after:  # P added after the projection (a mistake model)
+        if len(args[2][0]) != len(total[0]):
+            raise NotApplicable("P has d_model columns, the projection d_k")
+        total = [[a + b for a, b in zip(r, s)] for r, s in zip(total, args[2])]
     return total
 
 
@@ -202,7 +215,8 @@ def _rows(
 def _decode(
     spec: StepSpec, args: list[DecimalMatrix], p: Problem, given: DecimalMatrix | None
 ) -> DecimalMatrix:
-    """The last query over the cached keys and its own: one row of output."""
+    """The last query over the cached keys and its own (divided as the scores are, the
+    temperature included): one row of output."""
     queries, cache_k, cache_v, keys, values = args
     scores = matmul([queries[-1]], transpose([*cache_k, keys[-1]]))
     if spec.divisor is not None:
@@ -238,14 +252,23 @@ DECIMAL_RULES: dict[Kind, DecimalRule] = {
     Kind.DIFFERENCE: _difference,
     Kind.COLUMNS: _columns,
     Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1], spec.diagonal_only),
+    Kind.ADD: lambda spec, args, p, given: decimal_add(args[0], args[1]),
+    Kind.POSITIONS: lambda spec, args, p, given: decimal_positions(spec, p.n, p.d_model or 0),
+    Kind.ROTATE: lambda spec, args, p, given: decimal_rotate(spec, args[0]),
+    Kind.ADDITIVE_HIDDEN: lambda spec, args, p, given: decimal_additive_pairs(
+        matmul(args[0], args[2]), matmul(args[1], args[3])
+    ),
+    Kind.TANH_SCORE: lambda spec, args, p, given: decimal_tanh_score(args[0], args[1], p.n),
     Kind.ROWS: _rows,
     Kind.DECODE: _decode,
-    Kind.ADD: lambda spec, args, p, given: decimal_add(args[0], args[1]),
     Kind.LAYERNORM: _layer_norm,
     Kind.AFFINE: lambda spec, args, p, given: decimal_affine(
         args[0], args[1], args[2], spec.activation
     ),
 }
+
+#: Kinds that a column-layout step computes down the columns (on the transposes).
+_TRANSPOSED = (Kind.MASK, Kind.SOFTMAX, Kind.WEIGHTED_SUM)
 
 
 def apply(
@@ -258,7 +281,13 @@ def apply(
     args = list(operands)
     if spec.round_operand is not None and args:
         args[0] = round_to(args[0], spec.round_operand)
-    out = DECIMAL_RULES[spec.kind](spec, args, problem, given)
+    if spec.layout == "column" and spec.kind in _TRANSPOSED:
+        ordered = args[::-1] if spec.kind == Kind.WEIGHTED_SUM else args  # O = V A
+        out = transpose(
+            DECIMAL_RULES[spec.kind](spec, [transpose(a) for a in ordered], problem, None)
+        )
+    else:
+        out = DECIMAL_RULES[spec.kind](spec, args, problem, given)
     if spec.transposed:
         if len(out) != len(out[0]):
             raise NotApplicable("a transposed matrix needs n = m")

@@ -40,7 +40,8 @@ def problem_toml(data: dict[str, Any]) -> str:
         lines.append(f"{key} = {_matrix_toml(data[key])}")
     if data.get("heads", 1) > 1:
         lines.append(f"heads = {data['heads']}")
-    lines.append(f'scale = "{data["scale"]}"')
+    if "scale" in data:  # additive scores are not scaled
+        lines.append(f'scale = "{data["scale"]}"')
     lines.append(f'mask = "{data["mask"]}"')
     if "places" in data:
         lines.append(f"places = {data['places']}")

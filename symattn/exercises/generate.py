@@ -34,7 +34,9 @@ from ..compute.variants import NotApplicable
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import load
+from ..steps import Kind
 from ..words import LANGUAGES, words
+from .look import scores_nice
 from .rules import derived_flaw, given_flaw
 from .topics import TOPICS
 
@@ -51,6 +53,10 @@ MAX_TRIES = 200_000
 HOPELESS = 30_000
 #: Most decimal places a sheet may ask for.
 MAX_PLACES = 8
+#: The layouts an exercise may be written in.
+LAYOUTS = ("row", "column")
+#: The topics the column layout takes (the others are derived in the row layout only).
+COLUMN_TOPICS = ("temperature",)
 
 
 @dataclass(frozen=True)
@@ -69,12 +75,35 @@ class ExerciseOptions:
     places: int = 4
     from_text: bool = False
     topics: tuple[str, ...] = ()  # more of the attention unit: see TOPICS
+    layout: str = "row"  # or "column": tokens are columns (Q = W_Q X), as AI-by-hand writes
 
     def __post_init__(self) -> None:
         unknown = [t for t in self.topics if t not in TOPICS]
         if unknown:
             raise SymattnError(
                 f"expected some of {', '.join(TOPICS)}, found {', '.join(unknown)}", option="with"
+            )
+        if self.layout not in LAYOUTS:
+            raise SymattnError(
+                f"expected {' or '.join(LAYOUTS)}, found {self.layout!r}", option="layout"
+            )
+        if self.layout == "column":
+            refused = [t for t in self.topics if t not in COLUMN_TOPICS]
+            if refused or self.heads != 1 or self.from_text:
+                what = ", ".join(refused) or ("heads" if self.heads != 1 else "--from-text")
+                raise SymattnError(
+                    f"the column layout is not available with {what} yet; use the row layout",
+                    option="layout",
+                )
+        if "rope" in self.topics and self.d_k is not None and self.d_k % 2:
+            raise SymattnError(
+                f"RoPE turns pairs of columns: expected an even d_k, found {self.d_k}",
+                option="d-k",
+            )
+        if "gqa" in self.topics and "block" in self.topics:
+            raise SymattnError(
+                "gqa and block do not go together (an encoder block exercise has one head)",
+                option="with",
             )
         if "gqa" in self.topics and self.heads == 1:
             object.__setattr__(self, "heads", 2)  # grouped-query attention needs heads
@@ -118,6 +147,8 @@ class ExerciseOptions:
         n = self.tokens or n
         d_model = self.d_model or d_model
         d_k = self.d_k or max(1, min(d_k, d_model // self.heads))
+        if "rope" in self.topics and d_k % 2:
+            d_k += 1  # RoPE turns pairs of columns
         d_v = self.d_v if self.d_v is not None else min(d_k, 2)
         if "block" in self.topics:
             d_v = d_model  # the residual adds the attention output to X
@@ -147,6 +178,7 @@ class ExerciseOptions:
             "from_text": self.from_text,
             "allow_ties": self.allow_ties,
             "with": list(self.topics),
+            "layout": self.layout,
         }
 
 
@@ -166,49 +198,20 @@ class Exercise:
 
     @property
     def steps(self) -> tuple[str, ...]:
-        """The steps the sheet asks for: every step after the given ones (the token ids
-        and X too when the exercise starts from text)."""
-        given = () if "text" in self.data else ("tokens", "X")
-        return tuple(s for s in self.key.step_ids if s not in given)
+        """The steps the sheet asks for: every step that is not given (the token ids and
+        the lookup of X too when the exercise starts from text)."""
+        lookup = "text" in self.data
+        return tuple(
+            s
+            for s in self.key.step_ids
+            if self.key.step(s).kind is not Kind.GIVEN and (lookup or s != "tokens")
+        )
 
 
 def exercise_seed(seed: int, name: str) -> int:
     """The seed of the exercise in folder ``name`` of a class drawn with ``seed``."""
     digest = hashlib.sha256(f"symattn-exercise/{seed}/{name}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
-
-
-def _product(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
-    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
-
-
-def _scores_nice(
-    data: dict[str, Any], sentence: list[str] | None, options: ExerciseOptions
-) -> bool:
-    """A cheap first look, in plain integers, before anything is derived: in every head
-    and row, the scaled scores are small (|s| ≤ bound·√d_k), not all alike, and no two
-    alike unless ties are allowed."""
-    if sentence is not None:
-        vocab = data["vocab"]
-        x = [data["embedding"][vocab.index(word)] for word in sentence]
-    else:
-        x = data["X"]
-    q, k = _product(x, data["W_Q"]), _product(x, data["W_K"])
-    n, _, d_k, _ = options.shape
-    limit = LEVELS[options.level][4] ** 2 * d_k
-    for head in range(options.heads):
-        cols = slice(head * d_k, (head + 1) * d_k)
-        group = head * options.kv_heads // options.heads  # its K/V head
-        kv = slice(group * d_k, (group + 1) * d_k)
-        for i in range(n):
-            keys = range(i + 1) if options.mask == "causal" else range(n)
-            row = [sum(a * b for a, b in zip(q[i][cols], k[j][kv])) for j in keys]
-            if any(v * v > limit for v in row):
-                return False
-            distinct = len(set(row))
-            if len(row) > 1 and (distinct == 1 or (distinct < len(row) and not options.allow_ties)):
-                return False
-    return True
 
 
 def _vocabulary(rng: random.Random, options: ExerciseOptions) -> tuple[list[str], list[str]]:
@@ -265,6 +268,14 @@ def _draw(
     return data, sentence
 
 
+def as_columns(data: dict[str, Any]) -> dict[str, Any]:
+    """The problem written in the column layout: X, the W's (and a mask) transposed."""
+    out = dict(data, layout="column")
+    for name in ("X", "W_Q", "W_K", "W_V"):
+        out[name] = [list(col) for col in zip(*data[name])]
+    return out
+
+
 def _signature(data: dict[str, Any]) -> str:
     given = "embedding" if "embedding" in data else "X"
     return json.dumps([data[k] for k in (given, "W_Q", "W_K", "W_V")])
@@ -275,15 +286,28 @@ def _one(
 ) -> tuple[dict[str, Any], Derivation]:
     rng = random.Random(seed)
     promising = 0
+    n, _, d_k, _ = options.shape
     for tries in range(MAX_TRIES):
         if tries == HOPELESS and not promising:
             break  # not one draw has had nice scores: this size cannot have them
         data, sentence = _draw(rng, options, title)
-        if _signature(data) in seen or given_flaw(data) is not None:
+        signature = _signature(data)
+        if signature in seen or given_flaw(data) is not None:
             continue
-        if not _scores_nice(data, sentence, options):
+        if not scores_nice(
+            data,
+            sentence,
+            heads=options.heads,
+            kv_heads=options.kv_heads,
+            d_k=d_k,
+            bound=LEVELS[options.level][4],
+            causal=options.mask == "causal",
+            ties=options.allow_ties,
+        ):
             continue
         promising += 1
+        if options.layout == "column":
+            data = as_columns(data)
         try:
             problem = load(dict(data))
             if sentence is not None and list(problem.tokens or ()) != sentence:
@@ -294,7 +318,7 @@ def _one(
         if key.crosscheck is None or not key.crosscheck.passed:
             continue
         if derived_flaw(key, options.places) is None:
-            seen.add(_signature(data))
+            seen.add(signature)
             return data, key
     n, d_model, d_k, _ = options.shape
     raise SymattnError(

@@ -27,6 +27,8 @@ from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..printing import TERMINAL, pretty
+from ..render.notes import given_notes
+from ..render.text import text_blocks
 from ..render.walker import title_of
 from ..words import Words, words
 from .cloze import Field, entry_fields, tolerance
@@ -35,6 +37,8 @@ __all__ = ["QuizItem", "moodle_quiz"]
 
 #: Matrices a problem may give, in the order a sheet shows them.
 GIVEN = ("X", "memory", "W_Q", "W_K", "W_V", "Q", "K", "V", "W_O")
+#: Further matrices a topic gives: a given P, additive attention's, the block's.
+TOPIC_GIVEN = ("P", "W_a", "U_a", "v_a", "gamma", "beta", "W_1", "b_1", "W_2", "b_2")
 #: Above this, every field weighs 1 (a step of many entries then weighs more).
 MAX_WEIGHT = 10_000
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -98,13 +102,19 @@ def _given(item: QuizItem, w: Words) -> list[str]:
         out.append(f"<p>{_esc(w('moodle.vocabulary'))}</p>")
         tokens = [token for token, _ in item.vocabulary]
         out.append(_table([[_esc(x) for x in row] for _, row in item.vocabulary], tokens))
-    for name in GIVEN:
+    turn = p.layout == "column"  # X and the W's as the column layout writes them
+    for name in (*GIVEN, *TOPIC_GIVEN):
         matrix = getattr(p, name)
         if matrix is None or name in item.steps:
             continue
         labels = p.tokens if name == "X" else p.memory_tokens if name == "memory" else None
-        out.append(_matrix(name, [[_esc(pretty(x)) for x in row] for row in matrix], labels))
+        if turn and name in ("X", "W_Q", "W_K", "W_V"):
+            matrix = tuple(zip(*matrix))
+        cells = [[_esc(pretty(x)) for x in row] for row in matrix]
+        out.append(_matrix(name, cells, None, labels) if turn else _matrix(name, cells, labels))
     out.extend(f"<p>{_esc(text)}</p>" for text in _sentences(item, w))
+    notes = text_blocks(list(given_notes(p, w)), indent="")
+    out.extend(f"<p>{_esc(text)}</p>" for text in notes if text.strip())
     if p.mask is not None and p.mask_label != "causal":
         out.append(_table([["1" if keep else "0" for keep in row] for row in p.mask]))
     return out

@@ -57,16 +57,24 @@ def head_prefixes(key: Derivation) -> list[str]:
     return [""] if heads == 1 else [f"h{t + 1}." for t in range(heads)]
 
 
-def _columns(key: Derivation, step_id: str) -> list[tuple[Decimal | None, ...]]:
+def _rows(key: Derivation, step_id: str) -> Sequence[Sequence[Any]]:
+    """A step's values as the row layout has them (a token per row), whatever the layout."""
     values = key.step(step_id).values
+    return list(zip(*values)) if key.problem.layout == "column" else values
+
+
+def _columns(key: Derivation, step_id: str) -> list[tuple[Decimal | None, ...]]:
+    values = _rows(key, step_id)
     return [tuple(row[j] for row in values) for j in range(len(values[0]))]
 
 
 def _weights_flaw(key: Derivation, prefix: str, places: int) -> str | None:
-    step = key.step(f"{prefix}weights")
-    masked = key.matrices.get(f"{prefix}masked_scores")
+    weights = _rows(key, f"{prefix}weights")
+    masked: Sequence[Sequence[Any]] | None = key.matrices.get(f"{prefix}masked_scores")
+    if masked is not None and key.problem.layout == "column":
+        masked = list(zip(*masked))
     one = "1." + "0" * places if places else "1"
-    for i, row in enumerate(step.values):
+    for i, row in enumerate(weights):
         kept = [
             v or Decimal(0)
             for j, v in enumerate(row)
@@ -90,7 +98,7 @@ def derived_flaw(key: Derivation, places: int) -> str | None:
             columns = _columns(key, prefix + name)
             if any(all(v == 0 for v in c) for c in columns):
                 return f"{prefix}{name} has a column of zeros"
-            if name != "V" and any(all(v == 0 for v in r) for r in key.step(prefix + name).values):
+            if name != "V" and any(all(v == 0 for v in r) for r in _rows(key, prefix + name)):
                 return f"{prefix}{name} has a row of zeros (its scores would all be 0)"
         values = _columns(key, prefix + "V")
         if len(set(values)) != len(values):

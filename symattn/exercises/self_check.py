@@ -53,6 +53,7 @@ from ..render.walker import title_of
 from ..steps import Kind
 from ..version import __version__
 from ..words import Words, words
+from .given import given_of
 
 __all__ = ["SELF_CHECK_CSS", "render_self_check", "script"]
 
@@ -155,13 +156,9 @@ def _given(
 ) -> list[str]:
     p = key.problem
     out = [f'<section id="given"><h2>{esc(w("given"))}</h2>']
-    dims: list[Math] = [Relation(Sym("n"), "=", Lit(str(p.n)))]
-    if p.memory is not None:
-        dims.append(Relation(Sym("m"), "=", Lit(str(p.m))))
-    if p.d_model is not None:
-        dims.append(Relation(Sym("d_model"), "=", Lit(str(p.d_model))))
-    dims += [Relation(Sym("d_k"), "=", Lit(str(p.d_k))), Relation(Sym("d_v"), "=", Lit(str(p.d_v)))]
-    out.append(sentence_html(Sentence((Join(tuple(dims), "dims"),)), printer))
+    g = given_of(key, w)  # the key's own Given: sizes, matrices in its layout, the topic
+    assert isinstance(g.sizes, Sentence)
+    out.append(sentence_html(g.sizes, printer))
     lookup = p.lookup
     if lookup is not None and vocabulary:
         out += _vocabulary_html(lookup.text, vocabulary, w, printer)
@@ -186,18 +183,19 @@ def _given(
         out.append(display_html(Display(tuple(lines)), printer))
     elif p.tokens:
         out.append(f"<p>{esc(w('sheet.tokens'))} {esc(', '.join(p.tokens))}</p>")
-    names = ["memory", "W_Q", "W_K", "W_V", "W_O", "dO"]
-    if lookup is None:
-        names.insert(0, "X")
-    given = [
+    given = [Line(Name("X"), (("=", g.X),), breaks=False)] if lookup is None and g.X else []
+    given += [Line(Name(name), (("=", table),), breaks=False) for name, table in g.compact]
+    given += [
         Line(Name(name), (("=", _table(getattr(p, name))),), breaks=False)
-        for name in names
+        for name in ("W_O", "dO")
         if getattr(p, name) is not None
     ]
+    given += g.matrices.lines if g.matrices is not None else ()
     if p.target is not None:  # the loss ½‖O − T‖² gives dO = O − T
         given.append(Line(Sym("T"), (("=", _table(p.target)),), breaks=False))
     out.append(display_html(Display(tuple(given)), printer))
     out.append(_scale(key, w, printer))
+    out += [sentence_html(note, printer) for note in g.notes if isinstance(note, Sentence)]
     out.append(_mask(key, w))
     out.append("</section>")
     return [part for part in out if part]

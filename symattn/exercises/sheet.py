@@ -7,11 +7,8 @@ enough for a decimal with the places asked for, and working space under it.
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..numbers import Surd
 from ..printing import Notation
-from ..render.blocks import Block, Display, Heading
 from ..render.kinds import build_blocks
 from ..render.latex import latex_blocks, latex_message
 from ..render.math import Name
@@ -20,6 +17,7 @@ from ..render.tex_document import document
 from ..render.walker import plain_table, title_of
 from ..words import Words, words
 from .generate import Exercise
+from .given import Given, given_of
 
 __all__ = ["render_sheet", "render_summary"]
 
@@ -46,31 +44,8 @@ def _table(rows: list[list[int]]) -> object:
     return plain_table(tuple(tuple(Surd.rational(v) for v in row) for row in rows))
 
 
-#: Given matrices the sheet sets side by side itself (the rest come from the key's Given).
-COMPACT = (Name("W_Q"), Name("W_K"), Name("W_V"))
-
-
-def _given_blocks(exercise: Exercise, w: Words) -> list[Block]:
-    """What the key's own Given section says (the sizes, any further matrices of the
-    topic, the scale, the heads, the block), without the W's the sheet sets itself."""
-    blocks = build_blocks(exercise.key, w)
-    start = next(i for i, b in enumerate(blocks) if isinstance(b, Heading)) + 1
-    end = next(
-        i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.number is not None
-    )
-    out: list[Block] = []
-    for block in blocks[start:end]:
-        if isinstance(block, Display):
-            lines = tuple(line for line in block.lines if line.lhs not in COMPACT)
-            if not lines:
-                continue
-            block = dataclasses.replace(block, lines=lines)
-        out.append(block)
-    return out
-
-
-def _given(exercise: Exercise, w: Words, printer: TexPrinter) -> list[str]:
-    data, problem = exercise.data, exercise.key.problem
+def _given(exercise: Exercise, given: Given, w: Words, printer: TexPrinter) -> list[str]:
+    data = exercise.data
     body: list[str] = []
     if "text" in data:
         body.append(text_escape(w("sheet.sentence")) + " " + text_escape(data["text"]))
@@ -83,20 +58,19 @@ def _given(exercise: Exercise, w: Words, printer: TexPrinter) -> list[str]:
             + f"{text_escape(w('sheet.token'))} & {cells} \\\\ \\hline\n"
             + f"{text_escape(w('sheet.id'))} & {ids}\n\\end{{tabular}}"
         )
-        given = [f"E &= {printer.math(_table(data['embedding']))}"]  # type: ignore[arg-type]
+        lines = [f"E &= {printer.math(_table(data['embedding']))}"]  # type: ignore[arg-type]
         body.append(text_escape(w("sheet.embedding")))
     else:
         tokens = ", ".join(text_escape(t) for t in data["tokens"])
         body.append(text_escape(w("sheet.tokens")) + " " + tokens)
-        assert problem.X is not None
-        given = [f"{printer.math(Name('X'))} &= {printer.math(plain_table(problem.X))}"]
-    given.append(
+        assert given.X is not None
+        lines = [f"{printer.math(Name('X'))} &= {printer.math(given.X)}"]
+    lines.append(
         " \\qquad ".join(
-            f"{printer.math(Name(m))} = {printer.math(plain_table(getattr(problem, m)))}"
-            for m in ("W_Q", "W_K", "W_V")
+            f"{printer.math(Name(name))} = {printer.math(table)}" for name, table in given.compact
         ).replace(" = ", " &= ", 1)
     )
-    body.append("\\begin{align*}\n  " + " \\\\\n  ".join(given) + "\n\\end{align*}")
+    body.append("\\begin{align*}\n  " + " \\\\\n  ".join(lines) + "\n\\end{align*}")
     return body
 
 
@@ -111,9 +85,11 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
         body.append(f"{text_escape(w('sheet.name'))} \\underline{{\\hspace{{6cm}}}}")
     body.append(latex_message(w("sheet.intro", places=places)))
     body.append(f"\\section*{{{text_escape(w('given'))}}}")
-    given = _given_blocks(exercise, w)  # the sizes first, then the matrices, then the rest
-    body += latex_blocks(given[:1], printer, standalone=False) + _given(exercise, w, printer)
-    body += latex_blocks(given[1:], printer, standalone=False)
+    given = given_of(key, w)  # the sizes first, then the matrices, then the rest
+    body += latex_blocks([given.sizes], printer, standalone=False)
+    body += _given(exercise, given, w, printer)
+    rest = [given.matrices] if given.matrices is not None else []
+    body += latex_blocks([*rest, given.scale, *given.notes], printer, standalone=False)
     if problem.mask_label == "causal":
         body.append(latex_message(w("sheet.causal")))
     for number, step_id in enumerate(exercise.steps, start=1):

@@ -28,7 +28,6 @@ from .checks import (
     check_shapes,
     check_upstream,
     labels,
-    read_mask,
     read_padding,
     read_scale,
     show,
@@ -36,7 +35,12 @@ from .checks import (
 )
 from .files import read_file
 from .tokens import Vocabulary, tokenize
-from .topic_keys import TOPIC_KEYS, read_kv_heads, read_topics
+from .topic_keys import TOPIC_KEYS as BLOCK_KEYS
+from .topic_keys import read_kv_heads
+from .topic_keys import read_topics as read_block_topics
+from .topics import TOPIC_KEYS as POSITION_KEYS
+from .topics import read_keep_mask, read_layout, topic_matrices
+from .topics import read_topics as read_position_topics
 from .values import Monomial, ValueSyntaxError, parse_value, symbol_name_error
 
 __all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "KNOWN_KEYS", "load"]
@@ -74,7 +78,8 @@ KNOWN_KEYS = (
     "dO",
     "target",
     "places",
-    *TOPIC_KEYS,
+    *POSITION_KEYS,
+    *BLOCK_KEYS,
 )
 
 
@@ -216,6 +221,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
         if key in data:
             givens[key] = reader.matrix(data, key)
+    topic_matrices(data, reader, givens)
+    layout = read_layout(data, givens, source)
 
     lookup: Lookup | None = None
     if "text" in data or "vocab" in data or "embedding" in data:
@@ -287,10 +294,13 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         return tuple(tuple(v.coef for v in row) for row in rows)
 
     matrices = {k: convert(v) for k, v in givens.items()}
-    scale, scale_label = read_scale(data.get("scale", "sqrt(d_k)"), shapes["d_k"], reader, source)
+    default_scale = "none" if data.get("score") == "additive" else "sqrt(d_k)"
+    scale, scale_label = read_scale(data.get("scale", default_scale), shapes["d_k"], reader, source)
     if reader.symbolic and scale is not None:
         scale = to_sympy(scale)
-    mask, mask_label = read_mask(data.get("mask", "none"), shapes["n"], shapes["m"], source)
+    mask, mask_label = read_keep_mask(
+        data.get("mask", "none"), shapes["n"], shapes["m"], layout, source
+    )
 
     title = data.get("title")
     description = data.get("description")
@@ -318,8 +328,15 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         raise SymattnError(f"{source}: {exc}") from None
     if memory_tokens and "memory" not in givens:
         raise SymattnError(f"{source}: memory_tokens: given without memory")
-    topics = read_topics(data, reader, shapes, (mask, mask_label), source)
-    mask, mask_label = topics.pop("mask"), topics.pop("mask_label")
+    topics = read_position_topics(data, reader, shapes, givens, (mask, mask_label), layout)
+    for key in ("W_a", "U_a", "v_a", "P"):
+        if key in matrices:
+            topics[key] = matrices[key]
+    if reader.symbolic and topics.get("temperature") is not None:
+        topics["temperature"] = to_sympy(topics["temperature"])
+    # the mask so far (with valid_lens) goes on: a decode step makes it causal
+    keep = (topics.pop("mask"), topics.pop("mask_label"))
+    topics |= read_block_topics(data, reader, shapes, keep, source)
 
     return Problem(
         source=source,
@@ -342,8 +359,6 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         memory=matrices.get("memory"),
         scale=scale,
         scale_label=scale_label,
-        mask=mask,
-        mask_label=mask_label,
         symbolic=reader.symbolic,
         title=title,
         description=description,

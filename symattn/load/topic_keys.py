@@ -128,6 +128,16 @@ def read_topics(
             )
         if shapes["n"] < 2:
             raise SymattnError(f"{source}: decode: needs at least 2 tokens (a cache and a new one)")
+        if data.get("score", "dot") != "dot":
+            raise SymattnError(
+                f"{source}: decode: a decode step scores by the dot product; not available "
+                'with score = "additive" yet'
+            )
+        if "valid_lens" in data:
+            raise SymattnError(
+                f"{source}: decode: a decode step is causal; leave out valid_lens (its keys "
+                "are the cached ones and its own)"
+            )
         if label not in ("none", "causal"):
             raise SymattnError(
                 f'{source}: decode: a decode step is causal; give mask = "causal" or no mask'

@@ -8,6 +8,7 @@ from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_valu
 from .surd import MAX_RADICAND, Surd, radical_product, square_free
 from .sympy_bridge import has_symbols, to_sympy
 from .sympy_eval import SympyEvaluator
+from .transcendental import angle, sinusoid, sinusoid_value, tanh_exact, tanh_value
 
 __all__ = [
     "GUARD",
@@ -23,6 +24,7 @@ __all__ = [
     "SoftmaxRow",
     "Surd",
     "SympyEvaluator",
+    "angle",
     "decimal_context",
     "evaluate",
     "evaluate_ball",
@@ -35,6 +37,10 @@ __all__ = [
     "round_certified",
     "round_half_away",
     "round_row",
+    "sinusoid",
+    "sinusoid_value",
     "square_free",
+    "tanh_exact",
+    "tanh_value",
     "to_sympy",
 ]

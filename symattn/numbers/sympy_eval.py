@@ -63,6 +63,9 @@ class SympyEvaluator:
             value = self._power(expr, memo)
         elif isinstance(expr, sympy.exp):
             value = self._ball(expr.args[0], memo).exp()
+        elif isinstance(expr, (sympy.sin, sympy.cos, sympy.tanh)):  # positions, RoPE, additive
+            inner = self._ball(expr.args[0], memo)
+            value = getattr(inner, type(expr).__name__)()
         elif expr is sympy.S.Exp1:
             value = arb.const_e()
         elif expr.free_symbols:

@@ -60,6 +60,17 @@ _TABLE: dict[str, Names] = {
     "output": Names("b", "b", "b", "O", "B", "O"),
     "tokens": Names(r"\mathrm{id}", r"\mathrm{id}", "id", r"\mathrm{ids}", r"\mathrm{ids}", "ids"),
     "concat": Names("c", "c", "c", "C", "C", "C"),
+    # positions, RoPE, additive attention, additive masks
+    "P": Names("p", "p", "p", "P", "P", "P"),
+    "X_pos": Names(r"\tilde{x}", r"\tilde{x}", "x̃", r"\tilde{X}", r"\tilde{X}", "X̃"),
+    "Q_rot": Names(r"\hat{q}", r"\hat{q}", "q̂", r"\hat{Q}", r"\hat{Q}", "Q̂"),
+    "K_rot": Names(r"\hat{k}", r"\hat{k}", "k̂", r"\hat{K}", r"\hat{K}", "K̂"),
+    "additive_hidden": Names("h", "h", "h", "H", "H", "H"),
+    "W_a": Names("w^{a}", "w^{a}", "wa", "W^{a}", "W^{a}", "W_a"),
+    "U_a": Names("u^{a}", "u^{a}", "ua", "U^{a}", "U^{a}", "U_a"),
+    "v_a": Names("v^{a}", "v^{a}", "va", "v^{a}", "v^{a}", "v_a"),
+    "mask": Names(r"\mu", r"\mu", "μ", r"\mathcal{M}", r"\mathcal{M}", "Mask"),
+    "theta": Names(r"\theta", r"\theta", "θ", r"\Theta", r"\Theta", "Θ"),
     # an encoder block
     "X_norm": Names(r"\hat{x}", r"\hat{x}", "x̂", r"\hat{X}", r"\hat{X}", "X̂"),
     "residual": Names("r", "r", "r", "R", "R", "R"),

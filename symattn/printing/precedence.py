@@ -64,6 +64,8 @@ def _sympy_prec(expr: Any) -> Prec:
     from sympy.printing.precedence import PRECEDENCE
     from sympy.printing.precedence import precedence as sympy_precedence
 
+    if getattr(expr, "is_Function", False):  # sin(1/100), tanh(2): one atom
+        return Prec.ATOM
     level = sympy_precedence(expr)
     if level <= PRECEDENCE["Add"]:
         return Prec.ADD

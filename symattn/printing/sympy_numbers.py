@@ -50,6 +50,8 @@ class NumberPrinter:
             return "E", ATOM
         if isinstance(expr, sympy.exp):
             return f"exp({self(expr.args[0])})", ATOM
+        if isinstance(expr, (sympy.sin, sympy.cos, sympy.tanh)):  # positions, RoPE, additive
+            return f"{type(expr).__name__}({self(expr.args[0])})", ATOM
         if expr.is_Add:
             return self._add(expr), ADD
         if expr.is_Mul:

@@ -13,7 +13,8 @@ from ..numbers import round_half_away
 from ..steps import Kind, Step
 from ..words import Words
 from .blocks import Block
-from .kinds_topics import add_step, affine_step, decode_step, layer_norm_step, rows_step
+from .kinds_block import BLOCK_KINDS
+from .kinds_positions import POSITION_KINDS
 from .math import (
     Cell,
     Dec,
@@ -37,7 +38,7 @@ from .math import (
     Value,
     Vector,
 )
-from .walker import ENTRY_LIMIT, KindMethod, Walker, heatmap
+from .walker import ENTRY_LIMIT, KindMethod, Walker, divisor_symbol, heatmap
 
 __all__ = ["KINDS", "build_blocks", "step_blocks"]
 
@@ -85,14 +86,14 @@ def lookup(walk: Walker, step: Step) -> None:
 
 def product(walk: Walker, step: Step) -> None:
     walk.general_block(step)
-    weighted = step.kind == Kind.WEIGHTED_SUM
+    weighted = step.kind == Kind.WEIGHTED_SUM and not walk.columns
     for i in walk.expanded(step):
         walk.heading_row(step, i)
         if weighted:
             weighted_row(walk, step, i)
         lines = []
-        for j in walk.entry_columns(step):
-            f = walk.d.entry(step.id, i, j)
+        for r, j in walk.cells(step, i):
+            f = walk.d.entry(step.id, r, j)
             assert isinstance(f, DotEntry)
             names = Sum(
                 tuple(
@@ -107,7 +108,7 @@ def product(walk: Walker, step: Step) -> None:
             )
             parts: list[tuple[str, Math]] = []
             if split_id(step.id)[1] == "scores":
-                rows = Product((Name(step.operands[0], i), Name(step.operands[1], j)), Glue.INNER)
+                rows = Product((Name(step.operands[0], r), Name(step.operands[1], j)), Glue.INNER)
                 parts.append(("=", rows))
             parts.append(("=", names))
             if not walk.symbolic:
@@ -115,7 +116,7 @@ def product(walk: Walker, step: Step) -> None:
                     tuple(
                         Product(
                             (
-                                Name(t.left.matrix, i, t.left.col)
+                                Name(t.left.matrix, r, t.left.col)
                                 if weighted
                                 else walk.number(t.left, t.left_value),
                                 walk.number(t.right, t.right_value),
@@ -126,7 +127,7 @@ def product(walk: Walker, step: Step) -> None:
                     )
                 )
                 parts.append(("=", numbers))
-            lines.append(Line(Name(step.id, i, j), tuple(parts), walk.result(step, i, j)))
+            lines.append(Line(Name(step.id, r, j), tuple(parts), walk.result(step, r, j)))
         walk.show(lines)
         walk.more(step)
     walk.all_rows(step)
@@ -171,17 +172,17 @@ def weighted_row(walk: Walker, step: Step, i: int) -> None:
 
 def scale(walk: Walker, step: Step) -> None:
     walk.general_block(step)
-    c = Sym("sqrt_dk") if step.spec.divisor_label == "sqrt(d_k)" else Sym("c")
+    c = divisor_symbol(step.spec.divisor_label)
     for i in walk.expanded(step):
         walk.heading_row(step, i)
         lines = []
-        for j in walk.entry_columns(step):
-            f = walk.d.entry(step.id, i, j)
+        for r, j in walk.cells(step, i):
+            f = walk.d.entry(step.id, r, j)
             assert isinstance(f, ScaleEntry)
-            parts: list[tuple[str, Math]] = [("=", Frac(Name(f.source.matrix, i, j), c))]
+            parts: list[tuple[str, Math]] = [("=", Frac(Name(f.source.matrix, r, j), c))]
             if not walk.symbolic:
                 parts.append(("=", Frac(walk.number(f.source, f.source_value), Value(f.divisor))))
-            lines.append(Line(Name(step.id, i, j), tuple(parts), walk.result(step, i, j)))
+            lines.append(Line(Name(step.id, r, j), tuple(parts), walk.result(step, r, j)))
         walk.show(lines)
         walk.more(step)
     walk.all_rows(step)
@@ -193,17 +194,17 @@ def mask(walk: Walker, step: Step) -> None:
     for i in walk.expanded(step):
         walk.heading_row(step, i)
         lines = []
-        for j in walk.entry_columns(step):
-            f = walk.d.entry(step.id, i, j)
+        for r, j in walk.cells(step, i):
+            f = walk.d.entry(step.id, r, j)
             assert isinstance(f, MaskEntry)
             if f.allowed:
                 parts: tuple[tuple[str, Math], ...] = (
-                    ("=", Name(f.source.matrix, i, j)),
+                    ("=", Name(f.source.matrix, r, j)),
                     ("=", Value(f.value)),
                 )
             else:
                 parts = (("=", Sym("neg_inf")),)
-            lines.append(Line(Name(step.id, i, j), parts, breaks=False))
+            lines.append(Line(Name(step.id, r, j), parts, breaks=False))
         walk.show(lines)
     walk.all_rows(step)
 
@@ -212,7 +213,7 @@ def softmax(walk: Walker, step: Step) -> None:
     walk.general_block(step)
     for i in walk.expanded(step):
         walk.heading_row(step, i)
-        first = walk.d.entry(step.id, i, 0)
+        first = walk.d.entry(step.id, *walk.cells(step, i)[0])
         assert isinstance(first, SoftmaxEntry)
         sigma = Sub(Sym("Sigma"), str(i + 1))
         names = Sum(tuple(Exp(Name(r.matrix, r.row, r.col)) for r, _ in first.row))
@@ -234,10 +235,10 @@ def softmax(walk: Walker, step: Step) -> None:
             walk.show(lines)
         walk.say(walk.words("derive.quotients"))
         lines = []
-        for j in walk.entry_columns(step):
-            f = walk.d.entry(step.id, i, j)
+        for r, j in walk.cells(step, i):
+            f = walk.d.entry(step.id, r, j)
             assert isinstance(f, SoftmaxEntry)
-            target = Name(step.id, i, j)
+            target = Name(step.id, r, j)
             if f.numerator is None:
                 lines.append(Line(target, (("=", Lit("0")),), breaks=False))
                 continue
@@ -246,7 +247,7 @@ def softmax(walk: Walker, step: Step) -> None:
             parts: list[tuple[str, Math]] = [("=", Frac(Exp(numerator), sigma))]
             if not walk.symbolic:
                 parts.append(("=", Frac(Exp(Value(value, inline=True)), sigma)))
-            lines.append(Line(target, tuple(parts), walk.result(step, i, j)))
+            lines.append(Line(target, tuple(parts), walk.result(step, r, j)))
         walk.show(lines)
         walk.more(step)
     walk.all_rows(step)
@@ -323,11 +324,8 @@ KINDS: dict[Kind, KindMethod] = {
     Kind.SOFTMAX: softmax,
     Kind.JACOBIAN: jacobian,
     Kind.CONCAT: concat,
-    Kind.ROWS: rows_step,
-    Kind.DECODE: decode_step,
-    Kind.ADD: add_step,
-    Kind.LAYERNORM: layer_norm_step,
-    Kind.AFFINE: affine_step,
+    **POSITION_KINDS,
+    **BLOCK_KINDS,
 }
 
 

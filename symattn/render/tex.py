@@ -43,6 +43,7 @@ from .math import (
     Value,
     Vector,
 )
+from .symbols import TEX_SYMBOLS
 
 __all__ = ["LINE_BUDGET", "TexPrinter", "text_escape", "width"]
 
@@ -87,25 +88,6 @@ def width(latex: str) -> int:
     return len(text)
 
 
-_SYMBOLS = {
-    "d_model": r"d_{\text{model}}",
-    "sqrt_dk": r"\sqrt{d_k}",
-    "neg_inf": r"-\infty",
-    "Sigma": r"\Sigma",
-    "sum_k": r"\sum_{k}",
-    "diag": r"\mathrm{diag}",
-    # LayerNorm and the feed-forward network of an encoder block
-    "mu": r"\mu",
-    "sigma2": r"\sigma^{2}",
-    "eps": r"\varepsilon",
-    "gamma": r"\gamma",
-    "beta": r"\beta",
-    "b1": r"b^{(1)}",
-    "b2": r"b^{(2)}",
-    "relu": r"\mathrm{ReLU}",
-    "max": r"\max",
-    "squared": "^{2}",
-}
 _RELATIONS = {"=": "=", "≈": r"\approx", "→": r"\to", "↦": r"\mapsto", "": ""}
 _SEPARATORS = {"dims": r",\quad ", "list": r", \quad ", "bar": r" \mid ", "comma": ", "}
 
@@ -279,7 +261,7 @@ class TexPrinter:
         if isinstance(node, Name):
             return self.name(node)
         if isinstance(node, Sym):
-            return _SYMBOLS.get(node.name, node.name)
+            return TEX_SYMBOLS.get(node.name, node.name)
         if isinstance(node, Lit):
             return node.text
         if isinstance(node, Label):

@@ -47,6 +47,7 @@ from .math import (
     Value,
     Vector,
 )
+from .symbols import UNICODE_SYMBOLS
 
 __all__ = ["TERM_LIMIT", "UnicodeMath"]
 
@@ -58,25 +59,6 @@ SYMBOLIC_VALUE_LIMIT = 60
 
 _SUB = str.maketrans("0123456789,ijk", "₀₁₂₃₄₅₆₇₈₉,ᵢⱼₖ")
 _SUBSCRIPTABLE = set("0123456789,ijk")
-_SYMBOLS = {
-    "d_model": "d_model",
-    "sqrt_dk": "√d_k",
-    "neg_inf": "−∞",
-    "Sigma": "Σ",
-    "sum_k": "Σₖ",
-    "diag": "diag",
-    # LayerNorm and the feed-forward network of an encoder block
-    "mu": "μ",
-    "sigma2": "σ²",
-    "eps": "ε",
-    "gamma": "γ",
-    "beta": "β",
-    "b1": "b⁽¹⁾",
-    "b2": "b⁽²⁾",
-    "relu": "ReLU",
-    "max": "max",
-    "squared": "²",
-}
 _SEPARATORS = {"dims": ", ", "list": ", ", "bar": " | ", "comma": ", "}
 
 
@@ -199,7 +181,7 @@ class UnicodeMath:
         if isinstance(node, Name):
             return self.name(node)
         if isinstance(node, Sym):
-            return _SYMBOLS.get(node.name, node.name)
+            return UNICODE_SYMBOLS.get(node.name, node.name)
         if isinstance(node, (Lit, Label)):
             return node.text
         if isinstance(node, Value):

@@ -45,8 +45,18 @@ from .math import (
     Table,
     Value,
 )
+from .notes import given_notes
 
-__all__ = ["DISPLAY_LIMIT", "ENTRY_LIMIT", "KindMethod", "Walker", "elided", "heatmap", "table"]
+__all__ = [
+    "DISPLAY_LIMIT",
+    "ENTRY_LIMIT",
+    "KindMethod",
+    "Walker",
+    "divisor_symbol",
+    "elided",
+    "heatmap",
+    "table",
+]
 
 #: Rows and columns of a matrix shown before eliding with ⋯.
 DISPLAY_LIMIT = 8
@@ -54,8 +64,9 @@ DISPLAY_LIMIT = 8
 ENTRY_LIMIT = 8
 #: Steps whose matrices are set with the tokens beside and above them.
 LABELLED = ("scores", "scaled_scores", "masked_scores", "weights")
-#: Kinds whose entries may be nested roots (SymPy), shown by their decimals.
-NESTED_ROOTS = (Kind.LAYERNORM, Kind.AFFINE, Kind.ADD)
+#: Kinds whose entries may be nested roots (SymPy), shown by their decimals; a sum
+#: (Kind.ADD) is so when what it adds is (X + P of sin and cos is written exactly).
+NESTED_ROOTS = (Kind.LAYERNORM, Kind.AFFINE)
 #: The given matrices of an encoder block, shown with the W's.
 BLOCK_GIVEN = ("gamma", "beta", "W_1", "b_1", "W_2", "b_2")
 
@@ -161,7 +172,7 @@ class Walker:
             jac = Sum((diag, Minus(Product((a_i, _transposed(a_i, True))))))
             return Line(Name(step.id, "i"), (("=", Product((Paren(jac), g_i))),), aligned=False)
         if spec.kind == Kind.SCALE:
-            c = Sym("sqrt_dk") if spec.divisor_label == "sqrt(d_k)" else Sym("c")
+            c = divisor_symbol(spec.divisor_label)
             return Line(lhs, (("=", Frac(Name(spec.operands[0]), c)),), aligned=False)
         if spec.kind == Kind.MASK:
             src = spec.operands[0]
@@ -172,6 +183,12 @@ class Walker:
                 )
             )
             return Line(Name(step.id, "i", "j"), (("=", cases),), aligned=False)
+        if spec.kind == Kind.SOFTMAX and spec.layout == "column":  # down column j
+            src = spec.operands[0]
+            quotient = Frac(
+                Exp(Name(src, "i", "j")), Product((Sym("sum_k"), Exp(Name(src, "k", "j"))))
+            )
+            return Line(Name(step.id, "i", "j"), (("=", quotient),), aligned=False)
         if spec.kind == Kind.SOFTMAX:
             src = spec.operands[0]
             quotient = Frac(
@@ -183,20 +200,44 @@ class Walker:
             return Line(lhs, (("=", Brackets(parts)),), aligned=False)
         return Line(lhs, aligned=False)
 
+    @property
+    def columns(self) -> bool:
+        """The column layout: tokens are columns, and a column is written out."""
+        return self.d.problem.layout == "column"
+
     def heading_row(self, step: Step, i: int) -> None:
         label = ""
-        if step.row_labels:
-            label = self.words("derive.row_label", token=step.row_labels[i])
-        self.say(self.words("derive.row", i=i + 1, label=label))
+        labels = step.col_labels if self.columns else step.row_labels
+        if labels:
+            label = self.words("derive.row_label", token=labels[i])
+        self.say(
+            self.words("derive.column" if self.columns else "derive.row", i=i + 1, label=label)
+        )
 
-    def matrix(self, step: Step) -> None:
-        closed = not self.symbolic and any(
-            (isinstance(e, (ExpRatio, Combination)) or step.kind in NESTED_ROOTS)
+    def cells(self, step: Step, i: int) -> list[tuple[int, int]]:
+        """The entries written out for expanded row i (column i in the column layout)."""
+        if self.columns:
+            return [(r, i) for r in range(min(step.shape[0], ENTRY_LIMIT))]
+        return [(i, j) for j in self.entry_columns(step)]
+
+    def closed(self, step: Step) -> bool:
+        """Whether ``step``'s matrix holds closed forms or nested roots (shown ≈)."""
+        if self.symbolic:
+            return False
+        nested = step.kind in NESTED_ROOTS or (
+            step.kind == Kind.ADD
+            and any(self.closed(self.d.step(o)) for o in step.operands if self.d.has(o))
+        )
+        return any(
+            (isinstance(e, (ExpRatio, Combination)) or nested)
             and rational_value(e) is None
             and not isinstance(e, Surd)
             for r in step.exact
             for e in r
         )
+
+    def matrix(self, step: Step) -> None:
+        closed = self.closed(step)
         shown = table(step, self.digits, split_id(step.id)[1] in LABELLED, self.symbolic)
         self.show([Line(Name(step.id), (("≈" if closed else "=", shown),), breaks=False)])
 
@@ -208,14 +249,15 @@ class Walker:
         head = split_id(step.id)[0]
         if head is not None and self.heads_shown is not None and head not in self.heads_shown:
             return []
-        return [i for i in self.rows if i < step.shape[0]]
+        return [i for i in self.rows if i < step.shape[1 if self.columns else 0]]
 
     def entry_columns(self, step: Step) -> range:
         return range(min(step.shape[1], ENTRY_LIMIT))
 
     def more(self, step: Step) -> None:
-        if step.shape[1] > ENTRY_LIMIT:
-            self.say(self.words("derive.more_entries", count=step.shape[1] - ENTRY_LIMIT))
+        width = step.shape[0 if self.columns else 1]
+        if width > ENTRY_LIMIT:
+            self.say(self.words("derive.more_entries", count=width - ENTRY_LIMIT))
 
     def general_block(self, step: Step) -> None:
         self.say(self.words("derive.general"))
@@ -235,11 +277,16 @@ class Walker:
             Relation(Sym("d_v"), "=", Lit(str(p.d_v))),
         ]
         self.say(Join(tuple(dims), "dims"))
+        turn = p.layout == "column"  # the matrices as the column layout writes them
         self.show(
             [
-                Line(Name(name), (("=", plain_table(getattr(p, name))),), breaks=False)
-                for name in ("W_Q", "W_K", "W_V", "memory", *BLOCK_GIVEN)
-                if getattr(p, name) is not None
+                Line(
+                    Name(name),
+                    (("=", plain_table(tuple(zip(*m)) if turn else m)),),
+                    breaks=False,
+                )
+                for name in ("W_Q", "W_K", "W_V", "memory", "W_a", "U_a", "v_a", *BLOCK_GIVEN)
+                if (m := getattr(p, name)) is not None
             ]
         )
         if p.scale_label == "none":
@@ -249,22 +296,7 @@ class Walker:
             if p.scale_label == "sqrt(d_k)":
                 c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
             self.say(w("derive.scale") + " ", c, w("period"))
-        if p.kv_heads == 1:
-            self.say(w("derive.kv_one", heads=p.heads))
-        elif p.kv_heads is not None:
-            size = p.heads // p.kv_heads
-            assignment = w.kv_groups(p.heads, p.kv_heads)
-            self.say(
-                w(
-                    "derive.kv_groups",
-                    heads=p.heads,
-                    groups=p.kv_heads,
-                    size=size,
-                    assignment=assignment,
-                )
-            )
-        if p.norm is not None:
-            self.say(w(f"derive.block_{p.norm}"))
+        self.blocks += given_notes(p, w)
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)
@@ -283,6 +315,15 @@ class Walker:
         if method is None:  # pragma: no cover - every kind has a method
             raise TypeError(f"no way to write a step of kind {step.kind}")
         method(self, step)
+
+
+def divisor_symbol(label: str) -> Math:
+    """√d_k, c, τ, √d_k · τ or c · τ: what the scores are divided by, as a symbol."""
+    root, _, tau = label.partition("*")
+    if root == "tau":
+        return Sym("tau")
+    c = Sym("sqrt_dk") if root == "sqrt(d_k)" else Sym("c")
+    return Paren(Product((c, Sym("tau")))) if tau else c
 
 
 def title_of(step: Step, words: Words) -> str:

@@ -232,6 +232,41 @@ WORDS: dict[str, str] = {
     "html.mark.carried": "carried forward",
     "html.list_join": ", ",
     "feedback.slip_hidden": "recheck the arithmetic of {entries}; the other entries are right.",
+    # -- positions, RoPE, temperature, additive attention, column layout ---------
+    "title.P": "Positional encoding",
+    "title.X_pos": "Add the positions to the embeddings",
+    "title.Q_rot": "Rotary position embedding of the queries",
+    "title.K_rot": "Rotary position embedding of the keys",
+    "title.additive_hidden": "Additive attention: the hidden vectors",
+    "derive.column": "Column {i}{label}, written out:",
+    "derive.given_positions_sinusoidal": "Positions: P is the sinusoidal table (row pos is "
+    "position pos, counted from 0), added to X before the projections:",
+    "derive.given_positions_given": "Positions: P is given (row pos is position pos, counted "
+    "from 0) and added to X before the projections.",
+    "derive.given_rope": "RoPE: before the scores, columns 2i and 2i+1 of row pos of Q and of K "
+    "(pos counted from 0) are turned together by the angle",
+    "derive.given_rope_base": ", with base = {base}.",
+    "derive.given_additive": "Additive scores, in place of q · k:",
+    "derive.temperature": "The temperature divides the scaled scores as well:",
+    "derive.column_layout": "Column layout: each token is a column (Q = W_Q X), the scores are "
+    "K transposed times Q, one column per query, and the softmax runs down each column.",
+    "derive.positions": "Row pos of P is position pos (counted from 0); pos = 0 gives sin 0 = 0 "
+    "and cos 0 = 1. The other values are transcendental: they stay sin and cos of the exact "
+    "angle, and their decimals are certified.",
+    "derive.additive_rows": "One row per pair (query i, key j), in the order (1,1), (1,2), …",
+    "diagnosis.pe_sin_cos_swapped": "{entries}: sin and cos are swapped in the positional "
+    "encoding: columns 2i (the 1st, 3rd, … column) take sin(pos / 10000^(2i/d_model)) and "
+    "columns 2i+1 (the 2nd, 4th, …) take cos.",
+    "diagnosis.pe_added_after_projection": "{entries}: the positions were added after the "
+    "projection (X W + P); they are added to the embeddings first: Q = (X + P) W_Q.",
+    "diagnosis.rope_pairs_wrong": "{entries}: the wrong columns were rotated together (i and "
+    "i + d/2, as rotate-half does); this problem turns the pairs (2i, 2i+1) of each row.",
+    "diagnosis.column_layout_transposed": "{entries}: this is the row layout (each token a row); "
+    "the problem uses the column layout, so each token is a column: transpose your matrix.",
+    "mistake.pe_sin_cos_swapped": "sin and cos swapped",
+    "mistake.pe_added_after_projection": "positions added after the projection",
+    "mistake.rope_pairs_wrong": "RoPE pairs wrong",
+    "mistake.column_layout_transposed": "row layout instead of column layout",
     # -- the Moodle quiz ----------------------------------------------------------------
     "moodle.intro": "Compute every step by hand and type each entry in its box as a decimal "
     "rounded to {places} decimal places (no fractions or roots: type 2.5, not 5/2).",
@@ -321,4 +356,7 @@ WORDS: dict[str, str] = {
     "mistake.layernorm_unbiased_variance": "LayerNorm with the unbiased variance",
     "mistake.gqa_group_wrong": "query heads matched with the wrong K/V heads",
     "mistake.decode_uses_future": "attention to future tokens",
+    # -- the topics combined ---------------------------------------------------------------
+    "derive.block_positions": "With positions, the block's X is X̃ = X + P: the residual adds "
+    "back what attention read.",
 }

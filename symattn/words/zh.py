@@ -213,6 +213,39 @@ WORDS: dict[str, str] = {
     "html.mark.carried": "沿用前面的错误",
     "html.list_join": "、",
     "feedback.slip_hidden": "请重新核对 {entries} 的计算，其余分量都对。",
+    # -- 位置编码、RoPE、温度、加性注意力、列布局（docs/topics.md）------------------------------
+    "title.P": "位置编码",
+    "title.X_pos": "把位置编码加到词向量上",
+    "title.Q_rot": "查询向量的旋转位置编码",
+    "title.K_rot": "键向量的旋转位置编码",
+    "title.additive_hidden": "加性注意力：隐藏向量",
+    "derive.column": "以第 {i} 列{label}为例，逐项展开：",
+    "derive.given_positions_sinusoidal": "位置编码：P 是正弦位置编码表（第 pos 行对应位置 "
+    "pos，从 0 开始），在投影之前加到 X 上：",
+    "derive.given_positions_given": "位置编码：P 已给出（第 pos 行对应位置 pos，从 0 开"
+    "始），在投影之前加到 X 上。",
+    "derive.given_rope": "RoPE：计算分数之前，Q 和 K 第 pos 行（pos 从 0 开始）"
+    "的第 2i 列与第 2i+1 列一起旋转角度",
+    "derive.given_rope_base": "，其中 base = {base}。",
+    "derive.given_additive": "加性注意力分数（代替 q · k）：",
+    "derive.temperature": "温度也要除：",
+    "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 K 的转置乘以 Q，"
+    "每个查询占一列，softmax 沿每一列计算。",
+    "derive.positions": "P 的第 pos 行对应位置 pos（从 0 开始）；pos = 0 时 sin 0 = 0，cos 0 = 1。"
+    "其余的值是超越数：保留为精确角度的 sin 和 cos，小数经过严格验证。",
+    "derive.additive_rows": "每一对（查询 i，键 j）占一行，顺序为 (1,1)、(1,2)、…",
+    "diagnosis.pe_sin_cos_swapped": "{entries}：位置编码中 sin 和 cos 弄反了：第 2i 列取 "
+    "sin(pos / 10000^(2i/d_model))（即第 1、3、… 列），第 2i+1 列取 cos（即第 2、4、… 列）。",
+    "diagnosis.pe_added_after_projection": "{entries}：位置编码是在投影之后才加的（X W + P）；"
+    "应先加到词向量上：Q = (X + P) W_Q。",
+    "diagnosis.rope_pairs_wrong": "{entries}：旋转时配对的列不对（i 与 i + d/2，即 rotate-half 的"
+    "做法）；本题每一行旋转的是 (2i, 2i+1) 这两列。",
+    "diagnosis.column_layout_transposed": "{entries}：这是行布局（每个词一行）；本题用列布局，"
+    "每个词是一列：请把矩阵转置。",
+    "mistake.pe_sin_cos_swapped": "sin 与 cos 弄反",
+    "mistake.pe_added_after_projection": "投影后才加位置编码",
+    "mistake.rope_pairs_wrong": "RoPE 配对错误",
+    "mistake.column_layout_transposed": "用了行布局而不是列布局",
     # -- Moodle 测验 --------------------------------------------------------------------
     "moodle.intro": "请手算每一步，把每个元素以小数填入对应的空格，保留 {places} 位小数"
     "（不要写分数或根式：写 2.5，不要写 5/2）。",
@@ -291,4 +324,7 @@ WORDS: dict[str, str] = {
     "mistake.layernorm_unbiased_variance": "LayerNorm 用了无偏方差",
     "mistake.gqa_group_wrong": "查询头配错了键/值头",
     "mistake.decode_uses_future": "关注了未来的词元",
+    # -- 主题的组合 ----------------------------------------------------------------------
+    "derive.block_positions": "有位置编码时，编码器块中的 X 指 X̃ = X + P："
+    "残差加回的正是注意力读入的矩阵。",
 }

@@ -1,5 +1,6 @@
 """How the kinds of a decode step and an encoder block are written: the
-K/V cache, one decoding step, a residual sum, LayerNorm and the feed-forward network.
+K/V cache, one decoding step, a sum entry by entry (a residual; also X + P and an
+additive mask), LayerNorm and the feed-forward network.
 
 Each writes, as the other kinds do, the general formula, then for each expanded row
 every entry's formula, the numbers substituted, the exact value and its decimal, then
@@ -15,8 +16,8 @@ from typing import Any
 
 from ..compute.block import add, affine_inputs, decimal_statistics, root, statistics
 from ..entries import Ref
-from ..numbers import Surd, decimal_context, rational_value, round_half_away
-from ..steps import Step
+from ..numbers import NegInf, Surd, decimal_context, rational_value, round_half_away
+from ..steps import Kind, Step
 from .math import (
     Cell,
     Concat,
@@ -40,9 +41,16 @@ from .math import (
     Value,
     Vector,
 )
-from .walker import Walker
+from .walker import KindMethod, Walker, divisor_symbol
 
-__all__ = ["add_step", "affine_step", "decode_step", "layer_norm_step", "rows_step"]
+__all__ = [
+    "BLOCK_KINDS",
+    "add_step",
+    "affine_step",
+    "decode_step",
+    "layer_norm_step",
+    "rows_step",
+]
 
 
 def _result(walk: Walker, value: Any, number: Decimal | None) -> Result:
@@ -79,7 +87,7 @@ def decode_step(walk: Walker, step: Step) -> None:
     """The new token's query over the cached keys and its own key; its output row."""
     d = walk.d
     query, cache_k, cache_v, keys, values = step.operands
-    prefix = query[: -len("Q")]
+    prefix = step.id[: -len("decode")]
     weights = d.step(f"{prefix}weights")
     scored = d.step(weights.operands[0])
     n = weights.shape[0]
@@ -92,7 +100,7 @@ def decode_step(walk: Walker, step: Step) -> None:
     def value(j: int) -> Name:
         return Name(cache_v, j) if j < last else Name(values, last)
 
-    c = Sym("sqrt_dk") if step.spec.divisor_label == "sqrt(d_k)" else Sym("c")
+    c = divisor_symbol(step.spec.divisor_label)
     s_j, s_k = Sub(Sym("s"), "j"), Sub(Sym("s"), "k")
     general = Product((Name(query, last), Name(cache_k, "j")), Glue.INNER)
     softmax = Frac(Exp(s_j), Product((Sym("sum_k"), Exp(s_k))))
@@ -136,24 +144,33 @@ def decode_step(walk: Walker, step: Step) -> None:
     walk.matrix(step)
 
 
+#: Sums that are residual connections (the others: X + P, S' + an additive mask).
+RESIDUALS = ("residual", "block_output")
+
+
 def add_step(walk: Walker, step: Step) -> None:
-    """A residual connection: entry by entry, ``r_ij = x_ij + o_ij``."""
+    """A sum entry by entry, ``r_ij = x_ij + o_ij`` (−∞ + s = −∞ for a masked score)."""
     left, right = step.operands
-    walk.say(walk.words("derive.residual"))
+    residual = step.spec.base in RESIDUALS
+    walk.say(walk.words("derive.residual" if residual else "derive.general"))
     walk.show([Line(Name(step.id), (("=", Sum((Name(left), Name(right)))),), aligned=False)])
+    matrices = walk.d.matrices
     for i in walk.expanded(step):
         walk.heading_row(step, i)
         lines = []
-        for j in walk.entry_columns(step):
-            names = Sum((Name(left, i, j), Name(right, i, j)))
+        for r, j in walk.cells(step, i):
+            names = Sum((Name(left, r, j), Name(right, r, j)))
+            if isinstance(step.exact[r][j], NegInf):
+                lines.append(Line(Name(step.id, r, j), (("=", names), ("=", Sym("neg_inf")))))
+                continue
             numbers = Sum(
                 (
-                    walk.number(Ref(left, i, j), walk.d.matrices[left][i][j]),
-                    walk.number(Ref(right, i, j), walk.d.matrices[right][i][j]),
+                    walk.number(Ref(left, r, j), matrices[left][r][j]),
+                    walk.number(Ref(right, r, j), matrices[right][r][j]),
                 )
             )
             lines.append(
-                Line(Name(step.id, i, j), (("=", names), ("=", numbers)), walk.result(step, i, j))
+                Line(Name(step.id, r, j), (("=", names), ("=", numbers)), walk.result(step, r, j))
             )
         walk.show(lines)
         walk.more(step)
@@ -326,3 +343,12 @@ def affine_step(walk: Walker, step: Step) -> None:
         walk.show(lines)
         walk.more(step)
     walk.all_rows(step)
+
+
+BLOCK_KINDS: dict[Kind, KindMethod] = {
+    Kind.ROWS: rows_step,
+    Kind.DECODE: decode_step,
+    Kind.ADD: add_step,
+    Kind.LAYERNORM: layer_norm_step,
+    Kind.AFFINE: affine_step,
+}

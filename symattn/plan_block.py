@@ -1,11 +1,13 @@
 """The plan's steps of a decode step and an encoder block, which
 :func:`symattn.plan.forward_plan` adds after attention (the block's pre-norm before it).
 
-* decode: ``cache_K``, ``cache_V`` (rows 1 … n−1 of K and V) and ``decode``: the last
-  query attends to the cached keys and its own, never the future — the last row of
-  the output again, as one step of a decoder with a K/V cache;
+* decode: ``cache_K``, ``cache_V`` (rows 1 … n−1 of K and V; of K̂ with RoPE, as a
+  decoder caches its rotated keys) and ``decode``: the last query attends to the cached
+  keys and its own, never the future — the last row of the output again, as one step of
+  a decoder with a K/V cache, divided by the same √d_k (and temperature) as the scores;
 * block: ``X_norm`` (pre-norm: LN(X), what attention reads), ``residual``, ``norm``,
-  ``ffn_hidden``, ``ffn_output``, ``block_output``.
+  ``ffn_hidden``, ``ffn_output``, ``block_output``; with positions the block's input is
+  X̃ = X + P (the residual adds X̃ back, a pre-norm block normalises X̃).
 
 >>> from symattn.load import load
 >>> p = load({"X": [[1, 0], [0, 1]], "W_Q": [[1, 0], [0, 1]], "W_K": [[1, 0], [0, 1]],
@@ -31,40 +33,48 @@ def decode_steps(problem: Problem, prefix: str) -> list[StepSpec]:
     n = p.n
     cached = p.tokens[: n - 1] if p.tokens else None
     head = f" of head {prefix[1:-1]}" if prefix else ""
+    rot = "_rot" if p.rope else ""  # RoPE: the rotated queries and keys
+    sources = {"K": f"K{rot}", "V": "V"}
     specs = [
         StepSpec(
             id=f"{prefix}cache_{name}",
             kind=Kind.ROWS,
-            formula=f"{name}_cache = rows 1…{n - 1} of {name}{head}",
-            operands=(f"{prefix}{name}",),
+            formula=f"{name}_cache = rows 1…{n - 1} of {sources[name]}{head}",
+            operands=(f"{prefix}{sources[name]}",),
             rows=(0, n - 1),
             row_labels=cached,
         )
         for name in ("K", "V")
     ]
-    label = "√d_k" if p.scale_label == "sqrt(d_k)" else "c"
-    scaled = "" if p.scale is None else f" / {label}"
+    root = p.scale_label == "sqrt(d_k)"
+    label = "√d_k" if root else "c"
+    if p.temperature is not None:
+        label = f"({label} · τ)" if p.scale is not None else "τ"
+    scaled = "" if p.score_divisor is None else f" / {label}"
+    divisor_label = "sqrt(d_k)" if root else "c"
+    if p.temperature is not None:
+        divisor_label = f"{divisor_label}*tau" if p.scale is not None else "tau"
     specs.append(
         StepSpec(
             id=f"{prefix}decode",
             kind=Kind.DECODE,
             formula=f"o_n = softmax(q_n [K_cache; k_n]ᵀ{scaled}) [V_cache; v_n]",
             operands=(
-                f"{prefix}Q",
+                f"{prefix}Q{rot}",
                 f"{prefix}cache_K",
                 f"{prefix}cache_V",
-                f"{prefix}K",
+                f"{prefix}K{rot}",
                 f"{prefix}V",
             ),
-            divisor=p.scale,
-            divisor_label="sqrt(d_k)" if p.scale_label == "sqrt(d_k)" else "c",
+            divisor=p.score_divisor,
+            divisor_label=divisor_label,
             row_labels=p.tokens[n - 1 :] if p.tokens else None,
         )
     )
     return specs
 
 
-_LETTERS = {"X": "X", "X_pos": "X", "residual": "R", "norm": "Z", "ffn_output": "F"}
+_LETTERS = {"X": "X", "X_pos": "X̃", "residual": "R", "norm": "Z", "ffn_output": "F"}
 _RESULTS = {"X_norm": "X̂", "norm": "Z", "block_output": "Y"}
 
 
@@ -96,7 +106,7 @@ def block_steps(problem: Problem, x: str, output: str) -> list[StepSpec]:
         StepSpec(
             id="residual",
             kind=Kind.ADD,
-            formula=f"R = {x} + O",
+            formula=f"R = {_LETTERS.get(x, x)} + O",
             operands=(x, output),
             row_labels=tokens,
         ),
