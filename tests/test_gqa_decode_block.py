@@ -270,20 +270,20 @@ def test_layer_norm_of_a_rational_row_is_a_surd() -> None:
     ]
 
 
-@pytest.mark.parametrize("norm", ["post", "pre"])
-def test_block_agrees_with_torch_encoder_layer(norm: str) -> None:
-    torch = pytest.importorskip("torch")
-    spec = {**BLOCK, "norm": norm}
+def torch_encoder_layer(torch: Any, spec: dict[str, Any]) -> Any:
+    """PyTorch's encoder layer with the block's weights: one head, W_O = I, no biases
+    in attention, γ, β and ε of the spec (the same for both norms)."""
+    d_model, d_ff = len(spec["W_1"]), len(spec["W_1"][0])
     layer = torch.nn.TransformerEncoderLayer(
-        3, 1, dim_feedforward=4, dropout=0.0, batch_first=True, norm_first=norm == "pre",
-        dtype=torch.float64,
+        d_model, 1, dim_feedforward=d_ff, dropout=0.0, batch_first=True,
+        norm_first=spec["norm"] == "pre", dtype=torch.float64,
     )  # fmt: skip
     names = ("W_Q", "W_K", "W_V", "W_1", "b_1", "W_2", "b_2")
     t = {k: torch.tensor(floats(spec[k]), dtype=torch.float64) for k in names}
     with torch.no_grad():
         layer.self_attn.in_proj_weight.copy_(torch.cat([t["W_Q"].T, t["W_K"].T, t["W_V"].T]))
         layer.self_attn.in_proj_bias.zero_()
-        layer.self_attn.out_proj.weight.copy_(torch.eye(3, dtype=torch.float64))
+        layer.self_attn.out_proj.weight.copy_(torch.eye(d_model, dtype=torch.float64))
         layer.self_attn.out_proj.bias.zero_()
         layer.linear1.weight.copy_(t["W_1"].T)
         layer.linear1.bias.copy_(t["b_1"][0])
@@ -292,8 +292,16 @@ def test_block_agrees_with_torch_encoder_layer(norm: str) -> None:
         for ln in (layer.norm1, layer.norm2):
             ln.weight.copy_(torch.tensor(floats(spec["gamma"])[0]))
             ln.bias.copy_(torch.tensor(floats(spec["beta"])[0]))
-            ln.eps = 0.001
-        layer.eval()
+            ln.eps = float(Fraction(str(spec["eps"])))
+    return layer.eval()
+
+
+@pytest.mark.parametrize("norm", ["post", "pre"])
+def test_block_agrees_with_torch_encoder_layer(norm: str) -> None:
+    torch = pytest.importorskip("torch")
+    spec = {**BLOCK, "norm": norm}
+    layer = torch_encoder_layer(torch, spec)
+    with torch.no_grad():
         expected = layer(torch.tensor(floats(spec["X"]), dtype=torch.float64).unsqueeze(0))
     ours = values(symattn.derive(spec), "block_output")
     assert np.allclose(ours, expected.squeeze(0).numpy(), rtol=1e-12, atol=1e-13)

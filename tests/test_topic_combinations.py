@@ -25,6 +25,7 @@ from .test_gqa_decode_block import (
     floats,
     layer_norm,
     softmax,
+    torch_encoder_layer,
     values,
     written,
 )
@@ -92,26 +93,8 @@ def test_a_block_with_positions_reads_x_plus_p(norm: str) -> None:
 def test_a_block_with_positions_agrees_with_torch(norm: str) -> None:
     torch = pytest.importorskip("torch")
     spec = {**BLOCK, "norm": norm}
-    layer = torch.nn.TransformerEncoderLayer(
-        4, 1, dim_feedforward=2, dropout=0.0, batch_first=True, norm_first=norm == "pre",
-        dtype=torch.float64,
-    )  # fmt: skip
-    names = ("W_Q", "W_K", "W_V", "W_1", "b_1", "W_2", "b_2")
-    t = {k: torch.tensor(floats(spec[k]), dtype=torch.float64) for k in names}
+    layer = torch_encoder_layer(torch, spec)
     with torch.no_grad():
-        layer.self_attn.in_proj_weight.copy_(torch.cat([t["W_Q"].T, t["W_K"].T, t["W_V"].T]))
-        layer.self_attn.in_proj_bias.zero_()
-        layer.self_attn.out_proj.weight.copy_(torch.eye(4, dtype=torch.float64))
-        layer.self_attn.out_proj.bias.zero_()
-        layer.linear1.weight.copy_(t["W_1"].T)
-        layer.linear1.bias.copy_(t["b_1"][0])
-        layer.linear2.weight.copy_(t["W_2"].T)
-        layer.linear2.bias.copy_(t["b_2"][0])
-        for ln in (layer.norm1, layer.norm2):
-            ln.weight.copy_(torch.tensor(floats(spec["gamma"])[0]))
-            ln.bias.copy_(torch.tensor(floats(spec["beta"])[0]))
-            ln.eps = 0.001
-        layer.eval()
         inputs = torch.tensor(_with_positions(spec), dtype=torch.float64).unsqueeze(0)
         expected = layer(inputs).squeeze(0).numpy()
     ours = _values(symattn.derive(spec))["block_output"]

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..check import answer_steps
 from ..derivation import Derivation
+from ..load import topic_keys, topics
 from ..numbers import NegInf, rational_value
 from ..printing import fraction_str
 from ..words import words
@@ -49,29 +50,8 @@ def problem_toml(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: Keys a topic adds to an exercise, in the order its problem file lists them.
-TOPIC_KEYS = (
-    "kv_heads",
-    "positions",
-    "rope",
-    "rope_base",
-    "temperature",
-    "score",
-    "W_a",
-    "U_a",
-    "v_a",
-    "valid_lens",
-    "layout",
-    "block",
-    "norm",
-    "eps",
-    "gamma",
-    "beta",
-    "W_1",
-    "b_1",
-    "W_2",
-    "b_2",
-)
+#: Keys a topic adds to an exercise: every key the problem reader knows from a topic.
+TOPIC_KEYS = (*topic_keys.TOPIC_KEYS, *topics.TOPIC_KEYS)
 
 
 def _toml(value: Any) -> str:
