@@ -43,6 +43,7 @@ class Shapes:
     d_model: int | None = None
     heads: int = 1
     d_out: int | None = None
+    d_mem: int | None = None  # the memory's width, when it differs from d_model
 
     def as_dict(self) -> dict[str, int | None]:
         return {
@@ -53,6 +54,7 @@ class Shapes:
             "d_v": self.d_v,
             "heads": self.heads,
             "d_out": self.d_out,
+            "d_mem": self.d_mem,
         }
 
 
@@ -128,6 +130,11 @@ class Problem:
     @property
     def d_model(self) -> int | None:
         return self.shapes.d_model
+
+    @property
+    def d_mem(self) -> int | None:
+        """The memory's width when it has its own (cross-attention with kdim = vdim ≠ d_model)."""
+        return self.shapes.d_mem
 
     @property
     def d_k(self) -> int:

@@ -178,13 +178,13 @@ def test_large_symbolic_matrix_names_are_unambiguous() -> None:
             ("W_Q", 3, 2),
             "d_k",
         ),
-        # Cross-attention: memory rows need d_model entries; W_K / W_V follow memory.
-        ({"memory": [[1, 0]]}, ("memory", 1, 2), ("X", 2, 3), "d_model"),
+        # Cross-attention: the memory may have its own width d_mem; W_K / W_V follow it.
+        ({"memory": [[1, 0]]}, ("W_K", 3, 2), ("memory", 1, 2), "d_mem = 2"),
         (
             {"memory": [[1, 0, 1]], "W_V": [[1, 0], [0, 1]]},
             ("W_V", 2, 2),
             ("memory", 1, 3),
-            "d_model",
+            "d_mem = 3",
         ),
         # Q, K, V given directly.
         (
@@ -233,9 +233,9 @@ def test_shape_mismatch_names_both_matrices_both_shapes_and_the_rule(
     assert rule in message, message
 
 
-def test_memory_mismatch_rule_speaks_of_x_columns_not_rows() -> None:
-    # X is 3 × 2 (d_model = 2) and memory has 3 entries per row: the rule must not say
-    # that memory needs "as many as X's rows" (that would be 3, which memory already has).
+def test_memory_mismatch_rule_speaks_of_the_memory_columns_not_x() -> None:
+    # X is 3 × 2 (d_model = 2) and memory has 3 entries per row (d_mem = 3, allowed): W_K
+    # with d_model rows is then measured against the memory it multiplies, not against X.
     data = problem(
         X=[[1, 0], [0, 1], [1, 1]],
         W_Q=[[1, 0], [0, 1]],
@@ -244,9 +244,9 @@ def test_memory_mismatch_rule_speaks_of_x_columns_not_rows() -> None:
         memory=[[1, 0, 1]],
     )
     message = load_error(data, source="p.toml")
-    assert re.search(shape_pattern(1, 3), message) and re.search(shape_pattern(3, 2), message)
+    assert re.search(shape_pattern(1, 3), message) and re.search(shape_pattern(2, 2), message)
     assert "X's rows" not in message, message
-    assert "d_model = 2" in message or "columns" in message, message
+    assert "columns in memory (d_mem = 3)" in message, message
 
 
 # -- non-numeric entries, NaN and infinity ------------------------------------------------

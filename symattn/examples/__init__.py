@@ -18,6 +18,7 @@ ORDER = (
     "symbolic",
     "causal",
     "cross",
+    "cross_width",
     "padding",
     "multihead",
     "backward",

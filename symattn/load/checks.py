@@ -199,16 +199,18 @@ def check_shapes(
         return {"n": n, "m": m, "d_k": d_k, "d_v": d_v}
     n, d_model = _shape(givens["X"])
     kv = "memory" if "memory" in givens else "X"
-    m, d_mem = _shape(givens[kv])
-    if d_mem != d_model:
-        raise mismatch("memory", "X", "memory rows need d_model entries, as many as X has columns")
-    for w, src in (("W_Q", "X"), ("W_K", kv), ("W_V", kv)):
+    m, d_mem = _shape(givens[kv])  # the memory may have its own width (PyTorch's kdim, vdim)
+    for w, src, width, name in (
+        ("W_Q", "X", d_model, "d_model"),
+        ("W_K", kv, d_mem, "d_mem" if kv == "memory" else "d_model"),
+        ("W_V", kv, d_mem, "d_mem" if kv == "memory" else "d_model"),
+    ):
         rows = _shape(givens[w])[0]
-        if rows != d_model:
+        if rows != width:
             raise mismatch(
                 w,
                 src,
-                f"{src} {w} needs as many rows in {w} as columns in {src} (d_model = {d_model})",
+                f"{src} {w} needs as many rows in {w} as columns in {src} ({name} = {width})",
             )
     d_k = _shape(givens["W_Q"])[1]
     if _shape(givens["W_K"])[1] != kv_width(d_k):
@@ -218,7 +220,10 @@ def check_shapes(
             "W_K", "W_Q", "W_Q and W_K need the same number of columns (d_k), so that Q Kᵀ exists"
         )
     d_v = _shape(givens["W_V"])[1]
-    return {"n": n, "m": m, "d_model": d_model, "d_k": d_k, "d_v": d_v}
+    shapes = {"n": n, "m": m, "d_model": d_model, "d_k": d_k, "d_v": d_v}
+    if d_mem != d_model:
+        shapes["d_mem"] = d_mem
+    return shapes
 
 
 _GROUPED = "with kv_heads, K has a block of d_k columns per K/V head (kv_heads · d_k)"

@@ -279,12 +279,12 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q", kv_heads or heads)
     check_upstream(shapes, givens, source)
     limit = max_size or (DEFAULT_MAX_SYMBOLIC_SIZE if reader.symbolic else DEFAULT_MAX_SIZE)
-    for dim in ("n", "m", "d_model", "d_k", "d_v"):
+    for dim in ("n", "m", "d_model", "d_mem", "d_k", "d_v"):
         if dim in shapes and shapes[dim] > limit:
             kind = "symbolic" if reader.symbolic else "exact"
             raise SymattnError(
                 f"{source}: {dim} = {shapes[dim]} is larger than the {kind}-derivation limit of "
-                f"{limit} (n, m, d_model, d_k, d_v)",
+                f"{limit} (n, m, d_model, d_mem, d_k, d_v)",
                 lift=("max_size", shapes[dim]),
             )
 
@@ -348,6 +348,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
             d_model=shapes.get("d_model"),
             heads=heads,
             d_out=shapes.get("d_out"),
+            d_mem=shapes.get("d_mem"),
         ),
         X=matrices.get("X"),
         W_Q=matrices.get("W_Q"),

@@ -120,8 +120,9 @@ def render_json(
     if problem.title is not None:
         out["title"] = problem.title
     out["shapes"] = {k: shapes[k] for k in ("n", "m", "d_model", "d_k", "d_v", "heads")}
-    if shapes["d_out"] is not None:
-        out["shapes"]["d_out"] = shapes["d_out"]
+    for extra in ("d_out", "d_mem"):
+        if shapes[extra] is not None:
+            out["shapes"][extra] = shapes[extra]
     out["scale"] = problem.scale_label
     out["mask"] = problem.mask_label
     printer = StrPrinter()

@@ -9,6 +9,7 @@ __all__ = ["TEX_SYMBOLS", "UNICODE_SYMBOLS"]
 
 TEX_SYMBOLS: dict[str, str] = {
     "d_model": r"d_{\text{model}}",
+    "d_mem": r"d_{\text{mem}}",
     "sqrt_dk": r"\sqrt{d_k}",
     "neg_inf": r"-\infty",
     "Sigma": r"\Sigma",
@@ -37,6 +38,7 @@ TEX_SYMBOLS: dict[str, str] = {
 
 UNICODE_SYMBOLS: dict[str, str] = {
     "d_model": "d_model",
+    "d_mem": "d_mem",
     "sqrt_dk": "√d_k",
     "neg_inf": "−∞",
     "Sigma": "Σ",

@@ -272,6 +272,8 @@ class Walker:
             dims.append(Relation(Sym("m"), "=", Lit(str(p.m))))
         if p.d_model is not None:
             dims.append(Relation(Sym("d_model"), "=", Lit(str(p.d_model))))
+        if p.d_mem is not None:
+            dims.append(Relation(Sym("d_mem"), "=", Lit(str(p.d_mem))))
         dims += [
             Relation(Sym("d_k"), "=", Lit(str(p.d_k))),
             Relation(Sym("d_v"), "=", Lit(str(p.d_v))),
