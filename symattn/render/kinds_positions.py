@@ -106,7 +106,7 @@ def rotate(walk: Walker, step: Step) -> None:
             Line(
                 Name(step.id, "pos", "2i+1"), (("=", Sum((Product((a, sin)), Product((b, cos))))),)
             ),
-            Line(theta, (("=", Product((Sym("pos"), Sym("rope_power")))),)),
+            Line(theta, (("=", Product((Sym("pos"), Sym("rope_power")), Glue.DOT)),)),
         ]
     )
     width = step.shape[1]

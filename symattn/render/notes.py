@@ -8,7 +8,7 @@ from ..printing import pretty
 from ..problem import Problem
 from ..words import Words
 from .blocks import Sentence
-from .math import Concat, Frac, Math, Name, Paren, Product, Relation, Sum, Sym, Value
+from .math import Concat, Frac, Glue, Math, Name, Paren, Product, Relation, Sum, Sym, Value
 
 __all__ = ["given_notes"]
 
@@ -29,7 +29,9 @@ def given_notes(p: Problem, w: Words) -> list[Sentence]:
     elif p.positions != "none":
         say(w("derive.given_positions_given"))
     if p.rope:
-        theta = Relation(Name("theta", "pos", "i"), "=", Product((Sym("pos"), Sym("rope_power"))))
+        theta = Relation(
+            Name("theta", "pos", "i"), "=", Product((Sym("pos"), Sym("rope_power")), Glue.DOT)
+        )
         say(
             w("derive.given_rope") + " ",
             theta,
