@@ -212,3 +212,28 @@ def test_without_javascript_the_page_says_marking_needs_it(browser: Any, pages: 
     page, _, _ = _open(browser, pages[("seed", "en")])  # and with scripts on it is not shown
     assert words("en")("selfcheck.noscript") not in page.inner_text("body")
     page.close()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ExerciseOptions(level=3, tokens=3, topics=("positions",)),  # P: sin and cos to work
+        ExerciseOptions(topics=("rope", "temperature")),
+        ExerciseOptions(topics=("additive",), mask="causal"),
+        ExerciseOptions(layout="column", topics=("temperature",), tokens=4),
+        ExerciseOptions(topics=("positions", "block")),
+    ],
+    ids=["sinusoidal", "rope-temperature", "additive-causal", "column", "positions-block"],
+)
+def test_a_topic_exercise_typed_with_its_key_is_all_right(
+    browser: Any, tmp_path: Path, options: ExerciseOptions
+) -> None:
+    (exercise,) = generate(21, 1, options)
+    path = tmp_path / "page.html"
+    path.write_text(render_self_check(exercise.key, "en", steps=exercise.steps), encoding="utf-8")
+    page, requests, errors = _open(browser, path)
+    type_in(page, answers_json(exercise.key, exercise.places, exercise.steps))
+    marked = statuses(page)
+    assert marked and marked == ["ok"] * len(marked), marked
+    assert not errors and not html._outside(requests), (errors, requests)
+    page.close()
