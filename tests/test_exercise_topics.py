@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
+import subprocess
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -217,3 +220,33 @@ def test_a_softmax_over_tanh_scores_and_an_exact_one_is_evaluated() -> None:
     # is an exact number with tanh scores, and the engine sent it to ball arithmetic
     (ex,) = generate(0, 1, ExerciseOptions(level=1, mask="causal", topics=("additive",)))
     assert ex.key.crosscheck is not None and ex.key.crosscheck.passed
+
+
+@pytest.mark.slow
+def test_feedback_on_rotated_entries_compiles(tmp_path: Path) -> None:
+    """A rotated query's entry is q̂ in a message and an exact fraction near a sin/cos
+    key gets a note with ≈: both are set as LaTeX math, and the PDF is made."""
+    if shutil.which("latexmk") is None or shutil.which("pdftotext") is None:
+        pytest.skip("needs latexmk and pdftotext")
+    argv = ["exercises", "--seed", "6", "--count", "2", "--with", "positions,rope,temperature"]
+    assert run_cli([*argv, "-o", str(tmp_path / "c")])[0] == 0
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for folder in ("01", "02"):
+        answers = json.loads((tmp_path / f"c/teacher/{folder}/answers.json").read_text())
+        near = Fraction(answers["Q_rot"][2][0]).limit_denominator(10)  # exact, and near
+        answers["Q_rot"][2][0] = str(near)
+        if folder == "02":
+            answers["K_rot"] = answers["K"]  # the keys not turned
+        (subs / f"{folder}.json").write_text(json.dumps(answers))
+    feedback = tmp_path / "fb"
+    status, out, err = run_cli(
+        ["grade", str(tmp_path / "c"), str(subs), "--feedback", str(feedback)]
+    )
+    assert status == 0 and "could not be made" not in err, out + err
+    for folder in ("01", "02"):
+        assert (feedback / f"{folder}.pdf").exists(), err
+    text = subprocess.run(
+        ["pdftotext", str(feedback / "02.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "was read as an exact value" in text and "≈" in text

@@ -26,6 +26,7 @@ from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
 from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
+from ..printing import pretty
 from ..render.walker import title_of
 from ..words import Words, words
 from .answers import Answers, Given, answer_steps
@@ -218,7 +219,7 @@ class Marker:
             and key.is_finite()
             and abs(g.value - key) <= CLOSE * max(Decimal(1), abs(key))
         ):
-            facts = {"text": g.text, "exact": exact, "decimal": decimal}
+            facts = {"text": g.text, "exact": pretty(step.exact[i][j]), "decimal": decimal}
             message = self.en("entry.exact_close", **facts)
             message_zh = self.zh("entry.exact_close", **facts)
         return EntryResult(

@@ -18,30 +18,57 @@ __all__ = ["display", "latex_blocks", "latex_message", "render_latex", "sentence
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖ", "0123456789ijk")
 _MATH = re.compile(
     r"(?P<root>√(?:d_model|d_k|\d+))"
-    r"|(?P<entry>[A-Za-zΣ]′?[₀-₉ᵢⱼₖ][₀-₉ᵢⱼₖ,]*)"
+    r"|(?P<entry>[A-Za-zΣ][\u0302\u0303]?′?[₀-₉ᵢⱼₖ][₀-₉ᵢⱼₖ,]*)"
+    r"|(?P<accent>[A-Za-z][\u0302\u0303])"
+    r"|(?P<approx>≈)"
     r"|(?P<dim>\bd_(?:model|k)\b)"
     r"|(?P<inf>−∞)"
     r"|(?P<dot>·)"
-    r"|(?P<greek>[βγεμσ]²?)"
+    r"|(?P<greek>[βγεμστθ]²?)"
     r"|(?P<square>²)"
     r"|(?P<minus>−)"
 )
-_GREEK = {"β": r"\beta", "γ": r"\gamma", "ε": r"\varepsilon", "μ": r"\mu", "σ": r"\sigma"}
+_GREEK = {
+    "β": r"\beta",
+    "γ": r"\gamma",
+    "ε": r"\varepsilon",
+    "μ": r"\mu",
+    "σ": r"\sigma",
+    "τ": r"\tau",
+    "θ": r"\theta",
+}
+#: Combining accents on a letter: q̂ (a rotated query), X̃ (X + P).
+_ACCENTS = {"\u0302": r"\hat", "\u0303": r"\tilde"}
+
+
+def _letter(token: str) -> tuple[str, str]:
+    """The letter of an entry name, accented as LaTeX, and the rest of the name."""
+    head = token[0].replace("Σ", r"\Sigma ")
+    if len(token) > 1 and token[1] in _ACCENTS:
+        return f"{_ACCENTS[token[1]]}{{{head}}}", token[2:]
+    return head, token[1:]
 
 
 def _math_of(token: str, kind: str) -> str:
     if kind == "root":
         inner = token[1:].replace("d_model", r"d_{\text{model}}")
         return rf"\sqrt{{{inner}}}"
-    if kind == "entry":
-        head = token[0].replace("Σ", r"\Sigma ")
-        prime = "'" if "′" in token else ""
-        return f"{head}{prime}_{{{token.lstrip(token[0]).lstrip('′').translate(_SUBSCRIPTS)}}}"
+    if kind in ("entry", "accent"):
+        head, rest = _letter(token)
+        prime = "'" if rest.startswith("′") else ""
+        index = rest.lstrip("′").translate(_SUBSCRIPTS)
+        return f"{head}{prime}_{{{index}}}" if index else head
     if kind == "dim":
         return token.replace("d_model", r"d_{\text{model}}")
     if kind == "greek":  # LayerNorm's γ, β, ε, μ, σ²
         return _GREEK[token[0]] + ("^{2}" if token.endswith("²") else "")
-    return {"inf": r"-\infty", "dot": r"\cdot", "square": "^{2}", "minus": "-"}[kind]
+    return {
+        "inf": r"-\infty",
+        "dot": r"\cdot",
+        "square": "^{2}",
+        "minus": "-",
+        "approx": r"\approx",
+    }[kind]
 
 
 def latex_message(text: str) -> str:
@@ -49,6 +76,8 @@ def latex_message(text: str) -> str:
 
     >>> print(latex_message("s′₂,₁: divide by √d_k = √2"))
     $s'_{2,1}$: divide by $\\sqrt{d_k}$ = $\\sqrt{2}$
+    >>> print(latex_message("q̂₃,₁ ≈ 1.5581 with τ, from X̃"))
+    $\\hat{q}_{3,1}$ $\\approx$ 1.5581 with $\\tau$, from $\\tilde{X}$
     """
     out, last = [], 0
     for match in _MATH.finditer(text):
