@@ -29,6 +29,8 @@ from .numbers import (
     ExpRatio,
     NegInf,
     Surd,
+    SympyEvaluator,
+    in_balls,
     near_tie,
     rational_value,
     round_certified,
@@ -227,6 +229,8 @@ class Step:
             # the value is right to ~45 digits: enough, unless it sits at a tie
             if not near_tie(value, digits):
                 return round_half_away(value, digits)
+            if not in_balls(entry):  # a softmax of sin, cos or tanh scores
+                return round_half_away(SympyEvaluator(digits + 30)(to_sympy(entry)), digits)
             return round_certified(entry, digits)
         if isinstance(entry, Surd):  # a sum of surds: its sign at the tie is exact
             return round_certified(entry, digits)

@@ -258,3 +258,20 @@ def test_the_docs_page_has_a_section_per_topic() -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "topics.md").read_text("utf-8")
     for name in TOPICS:
         assert f"--example {name}" in text, name
+
+
+@pytest.mark.parametrize("name", ["positions", "rope", "additive"])
+def test_answers_with_many_places_are_marked_against_transcendental_keys(name: str) -> None:
+    # a student who pastes 40 places: the key is rounded to 40 places too, where the
+    # engine's own decimals sit next to a tie and a softmax of sin/cos/tanh scores must
+    # be evaluated again (it once ended in "only numbers have a ball")
+    d = symattn.derive(example_path(name))
+    steps = [s for s in d.step_ids if d.step(s).kind.value not in ("given", "tokens", "lookup")]
+    answers = {s: [[str(v) for v in row] for row in d.step(s).values] for s in steps}
+    first = steps[0]
+    answers[first][0][0] = str(float(answers[first][0][0]) + 1)
+    report = check(example_path(name), answers).to_json()
+    assert report["verdict"] == "incorrect" and report["first_error"] == first
+    statuses = {s["id"]: s["status"] for s in report["steps"]}
+    assert statuses.pop(first) == "incorrect"
+    assert set(statuses.values()) == {"correct"}  # the rest were the key's own values

@@ -33,6 +33,7 @@ from ..numbers import (
     Surd,
     SympyEvaluator,
     evaluate_matrix,
+    in_balls,
     to_sympy,
 )
 from ..steps import Step
@@ -111,7 +112,7 @@ def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[D
     SymPy entries by the memoised walk)."""
     if step.values_evaluate_exact:
         return step.values  # type: ignore[return-value]
-    if all(_in_balls(x) for row in step.exact for x in row):
+    if all(in_balls(x) for row in step.exact for x in row):
         return evaluate_matrix(step.exact, EVALUATION_DIGITS)
 
     def value(x: object) -> Decimal:  # closed forms and SymPy entries may meet in a step
@@ -119,21 +120,11 @@ def _own_values(step: Step, sympy_values: SympyEvaluator) -> Sequence[Sequence[D
             return x
         if isinstance(x, NegInf):
             return Decimal("-Infinity")
-        if _in_balls(x):
+        if in_balls(x):
             return evaluate_matrix(((x,),), EVALUATION_DIGITS)[0][0]
         return sympy_values(to_sympy(x))
 
     return [[value(x) for x in row] for row in step.exact]
-
-
-def _in_balls(x: object) -> bool:
-    """Closed forms of surds (ball arithmetic evaluates them as one); a softmax of
-    transcendental scores (sin, tanh: SymPy exponents) goes through SymPy instead."""
-    if isinstance(x, ExpRatio):
-        return all(isinstance(e, Surd) for e in x.exponents)
-    if isinstance(x, Combination):
-        return all(_in_balls(r) for _, r in x.terms)
-    return isinstance(x, _NUMBERS)
 
 
 def _errors(got: float, exact: Decimal, size: float) -> tuple[float, float]:

@@ -18,8 +18,6 @@ from typing import Any
 from ..derivation import Derivation
 from ..numbers import (
     GUARD,
-    Combination,
-    ExpRatio,
     NegInf,
     RowBalls,
     Surd,
@@ -27,6 +25,7 @@ from ..numbers import (
     evaluate,
     evaluate_matrix,
     evaluate_or_none,
+    in_balls,
 )
 from ..plan import Plan, forward_plan
 from ..problem import Matrix, Problem
@@ -48,15 +47,7 @@ def _direct(entry: Any) -> bool:
 def _closed_numeric(entries: Matrix) -> bool:
     """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O, a
     residual): never of transcendental scores (RoPE, tanh), whose exponents are SymPy's."""
-    return all(_in_balls(x) for row in entries for x in row)
-
-
-def _in_balls(x: Any) -> bool:
-    if isinstance(x, ExpRatio):  # every exponent: a tanh score may be 0 where others are not
-        return all(isinstance(e, (Surd, NegInf)) for e in x.exponents)
-    if isinstance(x, Combination):
-        return all(_in_balls(r) for _, r in x.terms)
-    return isinstance(x, (Surd, NegInf))
+    return all(in_balls(x) for row in entries for x in row)
 
 
 class _Values:

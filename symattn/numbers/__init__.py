@@ -1,7 +1,14 @@
 """Exact numbers without SymPy: surds, closed-form softmax quotients, −∞, and their
 evaluation.  Nothing here prints: :mod:`symattn.printing` does."""
 
-from .balls import DigitsUnavailable, RowBalls, evaluate_ball, evaluate_matrix, round_certified
+from .balls import (
+    DigitsUnavailable,
+    RowBalls,
+    evaluate_ball,
+    evaluate_matrix,
+    in_balls,
+    round_certified,
+)
 from .closed import NEG_INF, Coefficients, Combination, ExpRatio, NegInf, SoftmaxRow
 from .context import decimal_context, near_tie, round_half_away, round_row
 from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_value
@@ -31,6 +38,7 @@ __all__ = [
     "evaluate_matrix",
     "evaluate_or_none",
     "has_symbols",
+    "in_balls",
     "near_tie",
     "radical_product",
     "rational_value",

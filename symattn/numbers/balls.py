@@ -165,6 +165,16 @@ def _ratio(value: ExpRatio, shift: Fraction = Fraction(0)) -> arb:
     return num / den
 
 
+def in_balls(value: Any) -> bool:
+    """Whether :func:`ball` takes ``value``: surds, −∞ and closed forms of them. A softmax
+    of transcendental scores (sin, cos, tanh: SymPy exponents) is SymPy's to evaluate."""
+    if isinstance(value, ExpRatio):  # every exponent: a tanh score may be 0 beside others
+        return all(isinstance(e, (Surd, NegInf)) for e in value.exponents)
+    if isinstance(value, Combination):
+        return all(in_balls(r) for _, r in value.terms)
+    return isinstance(value, (Surd, NegInf))
+
+
 def ball(value: Any, shift: Fraction = Fraction(0)) -> arb:
     """``value − shift`` as a ball at the current precision (numbers only)."""
     if isinstance(value, ExpRatio):

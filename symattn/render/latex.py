@@ -16,9 +16,11 @@ from .tex_document import document
 __all__ = ["display", "latex_blocks", "latex_message", "render_latex", "sentence"]
 
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖ", "0123456789ijk")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾", "0123456789()")
 _MATH = re.compile(
     r"(?P<root>√(?:d_model|d_k|\d+))"
-    r"|(?P<entry>[A-Za-zΣ][\u0302\u0303]?′?[₀-₉ᵢⱼₖ][₀-₉ᵢⱼₖ,]*)"
+    r"|(?P<entry>[A-Za-zΣ][\u0302\u0303]?(?:⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾)?′?[₀-₉ᵢⱼₖ][₀-₉ᵢⱼₖ,]*)"
+    r"|(?P<head>[A-Za-z][\u0302\u0303]?⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾)"
     r"|(?P<accent>[A-Za-z][\u0302\u0303])"
     r"|(?P<approx>≈)"
     r"|(?P<dim>\bd_(?:model|k)\b)"
@@ -42,18 +44,22 @@ _ACCENTS = {"\u0302": r"\hat", "\u0303": r"\tilde"}
 
 
 def _letter(token: str) -> tuple[str, str]:
-    """The letter of an entry name, accented as LaTeX, and the rest of the name."""
-    head = token[0].replace("Σ", r"\Sigma ")
-    if len(token) > 1 and token[1] in _ACCENTS:
-        return f"{_ACCENTS[token[1]]}{{{head}}}", token[2:]
-    return head, token[1:]
+    """The letter of an entry name, accented as LaTeX, with its head (q⁽¹⁾ → q^{(1)}),
+    and the rest of the name."""
+    head, rest = token[0].replace("Σ", r"\Sigma "), token[1:]
+    if rest[:1] in _ACCENTS:
+        head, rest = f"{_ACCENTS[rest[0]]}{{{head}}}", rest[1:]
+    if rest.startswith("⁽"):
+        end = rest.index("⁾") + 1
+        head, rest = f"{head}^{{{rest[:end].translate(_SUPERSCRIPTS)}}}", rest[end:]
+    return head, rest
 
 
 def _math_of(token: str, kind: str) -> str:
     if kind == "root":
         inner = token[1:].replace("d_model", r"d_{\text{model}}")
         return rf"\sqrt{{{inner}}}"
-    if kind in ("entry", "accent"):
+    if kind in ("entry", "accent", "head"):
         head, rest = _letter(token)
         prime = "'" if rest.startswith("′") else ""
         index = rest.lstrip("′").translate(_SUBSCRIPTS)
@@ -78,6 +84,8 @@ def latex_message(text: str) -> str:
     $s'_{2,1}$: divide by $\\sqrt{d_k}$ = $\\sqrt{2}$
     >>> print(latex_message("q̂₃,₁ ≈ 1.5581 with τ, from X̃"))
     $\\hat{q}_{3,1}$ $\\approx$ 1.5581 with $\\tau$, from $\\tilde{X}$
+    >>> print(latex_message("q⁽¹⁾₁,₂ and Q⁽²⁾"))
+    $q^{(1)}_{1,2}$ and $Q^{(2)}$
     """
     out, last = [], 0
     for match in _MATH.finditer(text):
