@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tomllib
 
 from symattn.classroom import csv_cell, read_roster
+from symattn.load.files import read_file
 
 from .helpers import run_cli
 from .reference import attention
@@ -62,8 +62,7 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subs.mkdir()
 
     def problem(folder: str) -> dict[str, Any]:
-        text = (root / "week5/teacher" / folder / "problem.toml").read_text(encoding="utf-8")
-        return tomllib.loads(text)
+        return read_file(root / "week5/teacher" / folder / "problem.toml")
 
     def save(name: str, data: Any) -> None:
         path = subs / name

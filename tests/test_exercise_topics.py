@@ -15,11 +15,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import tomllib
 
 from symattn.compute import derivation
 from symattn.exercises import ExerciseOptions, generate
 from symattn.load import load
+from symattn.load.files import read_file
 
 from .helpers import run_cli
 
@@ -136,7 +136,7 @@ def test_the_column_layout_writes_tokens_as_columns_and_names_a_row_answer(
     status, _, err = run_cli(argv)
     assert status == 0, err
     teacher = tmp_path / "c/teacher/01"
-    data = tomllib.loads((teacher / "problem.toml").read_text())
+    data = read_file(teacher / "problem.toml")
     assert data["layout"] == "column"
     assert len(data["X"]) == 3 and len(data["X"][0]) == 4  # d_model × n
     assert len(data["W_Q"]) == 2 and len(data["W_Q"][0]) == 3  # d_k × d_model

@@ -25,6 +25,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from symattn.load.files import read_file
+
 from .helpers import ROOT, run_cli
 from .test_property_mpmath import _expected, problems
 
@@ -34,6 +36,36 @@ SHORT = {"problems": 150, "answers": 150, "rosters": 15}
 LONG = {"problems": 3000, "answers": 3000, "rosters": 300}
 FORMATS = ["text", "json", "markdown", "latex", "html"]
 ANSWER_STEPS = ["Q", "K", "V", "scores", "scaled_scores", "weights", "output", "X"]
+ANSWER_STEPS += ["P", "X_pos", "Q_rot", "K_rot", "additive_hidden", "masked_scores"]
+ANSWER_STEPS += ["residual", "norm", "ffn_hidden", "block_output", "cache_K", "decode", "h1.Q"]
+#: The topic keys (docs/topics.md), each with values a course might write and some it
+#: should not: they are added to bundled examples, alone or together, by the fuzz.
+TOPIC_VALUES: dict[str, list[Any]] = {
+    "positions": ["sinusoidal", "none", [[0, 1], [1, 0]], [[0, 1, 0], [1, 0, 1]], "cosine"],
+    "rope": [True, False, "yes"],
+    "rope_base": [100, "1/2", 0, -5, "10^4"],
+    "temperature": ["1/2", 2, 0, -1, "sqrt(2)"],
+    "score": ["additive", "dot", "bahdanau"],
+    "W_a": [[[1, 0], [0, 1]], [[1, -1], [0, 1], [1, 1]], [[1]]],
+    "U_a": [[[1, 0], [0, 1]], [[0, 1]]],
+    "v_a": [[1, 2], [1], [[1], [2]]],
+    "mask": [[[0, -99], [0, 0]], [[0, "-inf"], ["-inf", 0]], [[1, 0], [1, 1]], "causal"],
+    "valid_lens": [[1, 2], 1, [0], [3, 3, 3], "2"],
+    "layout": ["column", "row", "diagonal"],
+    "kv_heads": [1, 2, 3, 0],
+    "heads": [1, 2],
+    "decode": [True, False],
+    "block": [True],
+    "norm": ["pre", "post", "mid"],
+    "eps": [0, "1/1000", -1],
+    "gamma": [[1, 1], [1, 1, 1], [2, 0, 1]],
+    "beta": [[0, 0], [0, 0, 0], [1, "1/2", -1]],
+    "W_1": [[[1, 0, 1], [0, 1, 1]], [[1, 0, 1], [0, 1, 1], [1, 1, 0]]],
+    "b_1": [[0, 1, 0], [0]],
+    "W_2": [[[1, 0], [0, 1], [1, 1]], [[1, 0, 1], [0, 1, 1], [1, 1, 0]]],
+    "b_2": [[0, 0], [0, 0, 0]],
+}
+EXAMPLES = sorted((ROOT / "symattn" / "examples").glob("*.toml"))
 
 NASTY_STRINGS = [
     "", " ", "1e999", "-1e-999", "1" * 300, "sqrt(999999999989)", "sqrt(999999999989)^2",
@@ -106,6 +138,12 @@ def _file(draw: st.DrawFn, data: dict[str, Any]) -> tuple[str, bytes]:
     return (".toml" if kind == "toml" else ".json"), bytes(raw)
 
 
+def _flipped(suffix: str, raw: bytes, data: dict[str, Any]) -> bool:
+    """Whether a flipped byte changed the file (a "-0.500" may become a valid "-0/500")."""
+    kinds = ["toml"] if suffix == ".toml" else ["json", "json-ascii"]
+    return all(raw != _text(data, kind).encode("utf-8", "surrogatepass") for kind in kinds)
+
+
 # -- problems ----------------------------------------------------------------------------------
 @st.composite
 def _mutated(draw: st.DrawFn) -> tuple[dict[str, Any], bool]:
@@ -117,6 +155,7 @@ def _mutated(draw: st.DrawFn) -> tuple[dict[str, Any], bool]:
         what = draw(
             st.sampled_from(
                 ["entry", "drop", "unknown", "shape", "title", "tokens", "text", "key", "option"]
+                + ["topic"] * 3
             )
         )
         if what == "entry":
@@ -147,6 +186,13 @@ def _mutated(draw: st.DrawFn) -> tuple[dict[str, Any], bool]:
                 "W_K": [[1]],
                 "W_V": [[1]],
             }
+        elif what == "topic":  # a bundled example (topics included) with topic keys added
+            example = draw(st.sampled_from(EXAMPLES))
+            problem = json.loads(json.dumps(read_file(example), default=str))
+            for _ in range(draw(st.integers(1, 3))):
+                key = draw(st.sampled_from(sorted(TOPIC_VALUES)))
+                plausible = st.sampled_from(TOPIC_VALUES[key])
+                problem[key] = draw(st.one_of(plausible, plausible, plausible, _nasty()))
         elif what == "key":
             key = draw(st.sampled_from(["scale", "mask", "heads", "places", "W_O", "dO", "memory"]))
             problem[key] = draw(_nasty())
@@ -167,6 +213,7 @@ def _assert_clean(status: int, err: str, allowed: tuple[int, ...]) -> None:
 
 def _derive_once(problem: dict[str, Any], intact: bool, data: st.DataObject) -> None:
     suffix, raw = data.draw(_file(problem))
+    intact = intact and not _flipped(suffix, raw, problem)
     fmt = "json" if intact and data.draw(st.booleans()) else data.draw(st.sampled_from(FORMATS))
     places = data.draw(st.sampled_from([0, 2, 4]))
     extra = data.draw(st.sampled_from([[], ["--rows", "all"], ["--notation", "token"]]))
@@ -253,7 +300,9 @@ def _check_once(answers: dict[str, Any], data: st.DataObject) -> None:
             report = str(Path(folder) / "report.csv")
             argv = ["check", SEED, folder, "--report", report]
         else:
-            argv = ["check", SEED, str(path), "--format", fmt]
+            problem = data.draw(st.sampled_from([SEED, SEED, *map(str, EXAMPLES)]))
+            event(f"checked against {Path(problem).stem}")
+            argv = ["check", problem, str(path), "--format", fmt]
         status, out, err = run_cli([*argv, "--time-limit", BUDGET])
         if batch:
             text = Path(report).read_text(encoding="utf-8")
