@@ -25,6 +25,7 @@ from .blocks import Block, Display, Heading, Heatmap, Sentence
 from .html_page import esc, heatmap_html, page
 from .kinds import build_blocks
 from .latex import latex_message
+from .math import Join, Math
 from .mathml import display_element, math_element, serialize, split_alignment, text_unescape
 from .tex import TexPrinter
 
@@ -59,10 +60,19 @@ def message_html(text: str) -> str:
 
 
 def sentence_html(block: Sentence, printer: TexPrinter) -> str:
-    parts = (
-        message_html(p) if isinstance(p, str) else inline_html(printer.math(p)) for p in block.parts
-    )
-    return f"<p>{''.join(parts)}</p>"
+    return f"<p>{''.join(_part_html(p, printer) for p in block.parts)}</p>"
+
+
+def _part_html(part: str | Math, printer: TexPrinter) -> str:
+    if isinstance(part, str):
+        return message_html(part)
+    if isinstance(part, Join) and part.sep == "dims":  # one formula each: a line may break
+        last = len(part.items) - 1  # the comma inside its formula: no line starts with one
+        return "\u2003".join(  # an em space, as \quad on paper
+            inline_html(printer.math(item) + ("," if k < last else ""))
+            for k, item in enumerate(part.items)
+        )
+    return inline_html(printer.math(part))
 
 
 def display_element_of(block: Display, printer: TexPrinter) -> Element:
