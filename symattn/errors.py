@@ -14,6 +14,10 @@ MAX_MESSAGE_CHARS = 600
 # terminal may obey (ESC starts ANSI and OSC sequences) or that no encoder can write.
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _UNSAFE_IN_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# The safe ASCII bytes (with and without tab and newline): an ASCII text is looked over
+# by deleting them in C, ten times faster than the pattern (the JSON of n = 128 is 175 MB).
+_SAFE_ASCII = bytes([9, 10, *range(0x20, 0x7F)])
+_SAFE_ASCII_IN_LINE = bytes(range(0x20, 0x7F))
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -32,7 +36,11 @@ def visible(text: str, *, one_line: bool = False) -> str:
     'a\\u000ab'
     """
     pattern = _UNSAFE_IN_LINE if one_line else _UNSAFE
-    if pattern.search(text) is None:
+    if text.isascii():
+        safe = _SAFE_ASCII_IN_LINE if one_line else _SAFE_ASCII
+        if not text.encode("ascii").translate(None, safe):
+            return text
+    elif pattern.search(text) is None:
         return text
     return pattern.sub(_escape, text)
 

@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from symattn.errors import SymattnError, shorten, visible
+from symattn.errors import _UNSAFE, _UNSAFE_IN_LINE, SymattnError, shorten, visible
 from symattn.output import _open_output, csv_cell, write_output
 
 from .helpers import ROOT, run_cli
@@ -282,3 +284,18 @@ def test_exercises_into_a_new_or_empty_folder_need_no_flag(tmp_path: Path) -> No
         argv = ["exercises", "--seed", "1", "--count", "1", "--level", "1", "-o", str(folder)]
         status, _, err = run_cli(argv)
         assert status == 0 and (folder / "class.json").is_file(), err
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.characters(max_codepoint=0xFF), max_size=40)
+    | st.text(max_size=40)
+    | st.text(alphabet=st.sampled_from("ab \t\n\x00\x1b\x7f\x85\x9b"), max_size=20),
+    one_line=st.booleans(),
+)
+def test_visible_fast_path_agrees_with_the_pattern(text: str, one_line: bool) -> None:
+    # ASCII text is looked over by bytes.translate, the rest by the pattern: the same answer
+    pattern = _UNSAFE_IN_LINE if one_line else _UNSAFE
+    assert visible(text, one_line=one_line) == pattern.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", text
+    )

@@ -31,7 +31,7 @@ from .forward import execute
 __all__ = ["MAX_BACKWARD_SIZE", "extend"]
 
 #: The backward closed forms grow fast; larger problems get a clear error.
-MAX_BACKWARD_SIZE = 6
+MAX_BACKWARD_SIZE = 7
 
 
 def _sym(matrix: Matrix) -> list[list[Any]]:

@@ -169,7 +169,7 @@ def in_balls(value: Any) -> bool:
     """Whether :func:`ball` takes ``value``: surds, −∞ and closed forms of them. A softmax
     of transcendental scores (sin, cos, tanh: SymPy exponents) is SymPy's to evaluate."""
     if isinstance(value, ExpRatio):  # every exponent: a tanh score may be 0 beside others
-        return all(isinstance(e, (Surd, NegInf)) for e in value.exponents)
+        return value.row.algebraic
     if isinstance(value, Combination):
         return all(in_balls(r) for _, r in value.terms)
     return isinstance(value, (Surd, NegInf))

@@ -46,7 +46,7 @@ class SoftmaxRow:
     evaluators key on it.
     """
 
-    __slots__ = ("_distinct", "_groups", "exponents")
+    __slots__ = ("_algebraic", "_distinct", "_groups", "exponents")
 
     def __init__(self, exponents: Sequence[Any]) -> None:
         if not exponents:
@@ -54,6 +54,15 @@ class SoftmaxRow:
         self.exponents = tuple(exponents)
         self._distinct: bool | None = None
         self._groups: tuple[tuple[int, ...], ...] | None = None
+        self._algebraic: bool | None = None
+
+    @property
+    def algebraic(self) -> bool:
+        """Are the exponents all surds (or −∞)? Not when a score is sin, cos or tanh of
+        something (a SymPy expression); found once for the whole row."""
+        if self._algebraic is None:
+            self._algebraic = all(isinstance(x, (Surd, NegInf)) for x in self.exponents)
+        return self._algebraic
 
     @property
     def distinct(self) -> bool:
