@@ -250,3 +250,30 @@ def test_feedback_on_rotated_entries_compiles(tmp_path: Path) -> None:
         ["pdftotext", str(feedback / "02.pdf"), "-"], capture_output=True, text=True, check=True
     ).stdout
     assert "was read as an exact value" in text and "≈" in text
+
+
+@pytest.mark.slow
+def test_a_check_report_with_unicode_signs_compiles_with_pdflatex(tmp_path: Path) -> None:
+    """A student's −2 (U+2212), 9√2/4, and a message with ≤ and →: pdflatex has no glyph
+    for them in text, so they are set as math (a feedback PDF failed on them)."""
+    if shutil.which("latexmk") is None:
+        pytest.skip("needs latexmk")
+    answers = {
+        "scores": [["2", "5", "−1"], ["5", "−1", "0"], ["1", "2", "3"]],
+        "scaled_scores": [["√2", "5√2/2 ≤ 4", "x→y"], ["0", "1", "2"], ["1", "1", "1"]],
+    }
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
+    tex = tmp_path / "report.tex"
+    status, out, err = run_cli(
+        ["check", "symattn/examples/causal.toml", str(path), "--format", "latex", "-o", str(tex)]
+    )
+    assert status == 1, out + err
+    assert tex.read_text(encoding="utf-8").startswith("% compile with pdflatex")
+    made = subprocess.run(
+        ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", tex.name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stdout[-2000:]

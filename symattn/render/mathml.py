@@ -32,11 +32,15 @@ import re
 from html import escape, unescape
 from xml.etree.ElementTree import Element, SubElement
 
+from .tex import TEXT_MATH
+
 __all__ = ["display_element", "math_element", "serialize", "split_alignment", "text_unescape"]
 
 _TEXT = re.compile(r"\\text\{((?:\\[A-Za-z]+\{\}|\\.|[^{}\\])*)\}")
 _UNESCAPE = re.compile(r"\\(textbackslash|textasciicircum|textasciitilde)\{\}|\\([{}$&#_%])")
 _NAMED = {"textbackslash": "\\", "textasciicircum": "^", "textasciitilde": "~"}
+_SIGNS_BACK = {tex: sign for sign, tex in TEXT_MATH.items()}
+_SIGN = re.compile(r"\\ensuremath\{(" + "|".join(re.escape(t) for t in _SIGNS_BACK) + r")\}")
 _ENV = re.compile(r"\\(begin|end)\{[^}]*\}|\\.|&", re.S)
 _ACCENTS = {"~": "\u02dc", "^": "\u02c6"}
 _PRIMES = ("′", "″", "‴")
@@ -57,7 +61,10 @@ def text_unescape(text: str) -> str:
 
     >>> text_unescape(r"50\% of a\_1 \& \{x\} \textbackslash{}")
     '50% of a_1 & {x} \\'
+    >>> text_unescape(r"I\ensuremath{\to}I, \ensuremath{-}2")
+    'I→I, −2'
     """
+    text = _SIGN.sub(lambda m: _SIGNS_BACK[m.group(1)], text)
     return _UNESCAPE.sub(lambda m: _NAMED[m.group(1)] if m.group(1) else m.group(2), text)
 
 

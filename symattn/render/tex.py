@@ -62,6 +62,18 @@ _LATEX_SPECIALS = {
     "%": r"\%",
     "~": r"\textasciitilde{}",
 }
+#: Math signs students and messages write in text, which pdflatex has no glyph for.
+TEXT_MATH = {
+    "−": "-",
+    "√": r"\surd",
+    "≤": r"\le",
+    "≥": r"\ge",
+    "≈": r"\approx",
+    "∞": r"\infty",
+    "→": r"\to",
+    "′": "'",
+}
+_LATEX_SPECIALS |= {sign: f"\\ensuremath{{{tex}}}" for sign, tex in TEXT_MATH.items()}
 
 
 def text_escape(text: str) -> str:
@@ -69,6 +81,8 @@ def text_escape(text: str) -> str:
 
     >>> text_escape("50% of a_1 & {x}")
     '50\\\\% of a\\\\_1 \\\\& \\\\{x\\\\}'
+    >>> text_escape("−2 ≤ 9√2/4")
+    '\\\\ensuremath{-}2 \\\\ensuremath{\\\\le} 9\\\\ensuremath{\\\\surd}2/4'
     >>> text_escape("01 — Ada"), text_escape("01 — 张伟")
     ('01 —{} Ada', '01 —~张伟')
     """
