@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import shutil
 import subprocess
 from fractions import Fraction
@@ -277,3 +278,42 @@ def test_a_check_report_with_unicode_signs_compiles_with_pdflatex(tmp_path: Path
         text=True,
     )
     assert made.returncode == 0, made.stdout[-2000:]
+
+
+def test_column_layout_mistakes_speak_of_columns(tmp_path: Path) -> None:
+    """A column-layout student who normalised each row is told the softmax runs down the
+    columns (not the row layout's sentence), in English and Chinese; a student who worked
+    everything in rows is told that alone, once per step."""
+    argv = ["exercises", "--seed", "1", "--layout", "column", "--with", "temperature"]
+    assert run_cli([*argv, "--mask", "causal", "-o", str(tmp_path / "c")])[0] == 0
+    problem = tmp_path / "c/teacher/01/problem.toml"
+    key = json.loads((tmp_path / "c/teacher/01/answers.json").read_text())
+    masked = [
+        [-math.inf if str(x) == "-inf" else float(x) for x in r] for r in key["masked_scores"]
+    ]
+    along_rows = []
+    for row in masked:  # keys × queries, each row normalised: the row layout's softmax
+        exps = [math.exp(x) for x in row]
+        along_rows.append([f"{e / sum(exps):.4f}" for e in exps])
+    (tmp_path / "rows.json").write_text(json.dumps({**key, "weights": along_rows}))
+    for lang, words in (
+        ("en", "every column of the weights sums to 1"),
+        ("zh", "每一列的权重之和为 1"),
+    ):
+        status, out, _ = run_cli(
+            ["check", str(problem), str(tmp_path / "rows.json"), "--format", "json", "--lang", lang]
+        )
+        report = json.loads(out)
+        (weights,) = [s for s in report["steps"] if s["id"] == "weights"]
+        assert [d["id"] for d in weights["diagnosis"]] == ["softmax_wrong_axis"]
+        assert words in weights["diagnosis"][0]["message"]
+    transposed = {k: [list(r) for r in zip(*v)] for k, v in key.items()}
+    (tmp_path / "all-rows.json").write_text(json.dumps(transposed))
+    status, out, _ = run_cli(
+        ["check", str(problem), str(tmp_path / "all-rows.json"), "--format", "json"]
+    )
+    assert status == 1
+    named = {s["id"]: [d["id"] for d in s["diagnosis"]] for s in json.loads(out)["steps"]}
+    assert named["Q"] == ["column_layout_transposed"]
+    for step_id, ids in named.items():  # (a step right from the student's own is not named)
+        assert ids in ([], ["column_layout_transposed"]), step_id

@@ -131,6 +131,8 @@ class Diagnoser:
                     if self._explains(step_id, run, overrides, rounding):
                         found.append(self.diagnosis(mistake, step_id, wrong, run[2]))
                         break
+            if len(found) > 1 and any(d.id == "column_layout_transposed" for d in found):
+                found = self._one_layout(step_id, found)
             if found:
                 return found
         both = self._two_at_once(step_id, shows, wrong, overrides, rounding)
@@ -138,6 +140,16 @@ class Diagnoser:
             return both
         slip = self._slip(step_id, expected, overrides, rounding)
         return [slip] if slip is not None else []
+
+    def _one_layout(self, step_id: str, found: list[Diagnosis]) -> list[Diagnosis]:
+        """The row layout and another mistake both explain a column-layout step: the row
+        layout when the whole step is the key transposed, else the other mistake (a
+        softmax along the rows of the student's own column-layout scores is the row
+        layout's softmax too, but the student works in columns)."""
+        (whole,) = runs(by_id("column_layout_transposed"), self.problem, self.plan)
+        if self._explains(step_id, whole, {}, {}):
+            return [d for d in found if d.id == "column_layout_transposed"]
+        return [d for d in found if d.id != "column_layout_transposed"]
 
     def _two_at_once(
         self,

@@ -22,6 +22,7 @@ from ..render.unicode_math import UnicodeMath
 from ..render.walker import title_of
 from ..words import Words, words
 from .diagnose import entry_name, entry_names
+from .mistakes import mistake_name
 from .results import CheckResult, StepResult
 
 __all__ = ["entry_messages", "mark", "render_feedback_latex", "render_feedback_text", "score_line"]
@@ -137,9 +138,8 @@ def render_feedback_text(
         if step.diagnosis:
             out.append(f"    {w('feedback.diagnosis')}")
             for d in step.diagnosis:
-                out.append(
-                    f"      • {w('mistake.' + d.id)} — {_message(w, d.message, d.message_zh)}"
-                )
+                name = mistake_name(w, d.id, result.derivation.problem)
+                out.append(f"      • {name} — {_message(w, d.message, d.message_zh)}")
         wrong = _first_wrong(step)
         if first and wrong is not None and show_key:
             out.append(f"    {w('feedback.derivation')}")
@@ -201,7 +201,8 @@ def render_feedback_latex(
             body.append("\\begin{itemize}")
             for d in step.diagnosis:
                 message = latex_message(_message(w, d.message, d.message_zh) or "")
-                body.append(f"\\item \\textbf{{{text_escape(w('mistake.' + d.id))}}}: {message}")
+                name = text_escape(mistake_name(w, d.id, result.derivation.problem))
+                body.append(f"\\item \\textbf{{{name}}}: {message}")
             body.append("\\end{itemize}")
         wrong = _first_wrong(step)
         if first and wrong is not None and show_key:

@@ -261,6 +261,8 @@ class Mistake:
             "assignment": words.kv_groups(problem.heads, problem.kv_groups),
         }
         key = f"diagnosis.{self.id}"
+        if problem.layout == "column" and words.has(f"{key}.column"):
+            key += ".column"  # the rows and columns of the column layout
         if self.id == "premature_rounding":
             places = facts.get("places", 1)
             what = words(f"diagnosis.rounded.{facts.get('what', 'scores')}")
@@ -268,6 +270,14 @@ class Mistake:
             if "step" in facts:  # a step written too coarsely, then worked from
                 key, values["step"] = "diagnosis.premature_rounding_step", facts["step"]
         return words(key, **values)
+
+
+def mistake_name(words: Words, mistake_id: str, problem: Problem) -> str:
+    """The short name of a mistake ("softmax down the columns"), as the layout has it."""
+    key = f"mistake.{mistake_id}"
+    if problem.layout == "column" and words.has(f"{key}.column"):
+        key += ".column"
+    return words(key)
 
 
 MISTAKES: tuple[Mistake, ...] = (

@@ -38,6 +38,7 @@ from typing import Any
 
 from ..check import answer_steps
 from ..check.diagnose import entry_name
+from ..check.mistakes import mistake_name
 from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -281,9 +282,10 @@ def _diagnoses(
                 continue
             number = len(templates)
             message = message_html(table.message(w.lang, step_id))
+            name = esc(mistake_name(w, table.id, key.problem))
             templates.append(
                 f'<template data-template="{number}"><div class="diagnosis" '
-                f'data-diagnosis="{esc(table.id)}"><strong>{esc(w("mistake." + table.id))}'
+                f'data-diagnosis="{esc(table.id)}"><strong>{name}'
                 f"</strong> — {message}</div></template>"
             )
             found[step_id].append(

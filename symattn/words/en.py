@@ -131,6 +131,21 @@ WORDS: dict[str, str] = {
     "their softmax, aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ), row by row.",
     "diagnosis.softmax_wrong_axis": "{entries}: each column was normalised; the softmax runs "
     "along each row (over the keys j of one query i), so every row of the weights sums to 1.",
+    "diagnosis.softmax_wrong_axis.column": "{entries}: each row was normalised; in the "
+    "column layout the softmax runs down each column (over the keys j of one query i), so "
+    "every column of the weights sums to 1.",
+    "diagnosis.scores_transposed.column": "{entries}: the score matrix is transposed: in "
+    "the column layout S = Kᵀ Q, with the key as the row and the query as the column.",
+    "diagnosis.weights_transposed.column": "{entries}: the weight matrix is transposed: "
+    "in the column layout column i holds the weights of query i over all keys.",
+    "mistake.softmax_wrong_axis.column": "softmax along the rows",
+    "diagnosis.softmax_global.column": "{entries}: the whole matrix was normalised at once; "
+    "in the column layout the softmax runs down each column on its own, so every column of "
+    "the weights sums to 1.",
+    "diagnosis.no_softmax.column": "{entries}: these are the scores themselves; the weights "
+    "are their softmax, aⱼᵢ = exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ), column by column.",
+    "diagnosis.exp_missing_in_softmax.column": "{entries}: each score was divided by its "
+    "column sum without exponentials; use exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ).",
     "diagnosis.softmax_global": "{entries}: the whole matrix was normalised at once; the "
     "softmax runs over each row on its own, so every row of the weights sums to 1.",
     "diagnosis.exp_missing_in_softmax": "{entries}: each score was divided by its row sum "

@@ -125,6 +125,20 @@ WORDS: dict[str, str] = {
     "aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ)。",
     "diagnosis.softmax_wrong_axis": "{entries}：你对每一列做了归一化；softmax 应沿每一行进行"
     "（固定查询 i，对所有键 j），使每一行的权重之和为 1。",
+    "diagnosis.softmax_wrong_axis.column": "{entries}：你对每一行做了归一化"
+    "；列布局中 softmax 应沿每一列进行（固定查询 i，对所有键 j），使每一"
+    "列的权重之和为 1。",
+    "diagnosis.scores_transposed.column": "{entries}：分数矩阵转置了：列布"
+    "局中 S = Kᵀ Q，行对应键，列对应查询。",
+    "diagnosis.weights_transposed.column": "{entries}：权重矩阵转置了：列布"
+    "局中第 i 列应是查询 i 对所有键的权重。",
+    "mistake.softmax_wrong_axis.column": "按行做 softmax",
+    "diagnosis.softmax_global.column": "{entries}：你对整个矩阵一起做了归一化；"
+    "列布局中 softmax 应对每一列分别进行，使每一列的权重之和为 1。",
+    "diagnosis.no_softmax.column": "{entries}：这是分数本身；权重是分数的 softmax，"
+    "逐列计算 aⱼᵢ = exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ)。",
+    "diagnosis.exp_missing_in_softmax.column": "{entries}：你直接用分数除以列和，"
+    "漏掉了指数：应为 exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ)。",
     "diagnosis.softmax_global": "{entries}：你对整个矩阵一起做了归一化；softmax 应对每一行"
     "分别进行，使每一行的权重之和为 1。",
     "diagnosis.exp_missing_in_softmax": "{entries}：你直接用分数除以行和，漏掉了指数："
