@@ -108,6 +108,7 @@ def _check(seed: int, options: ExerciseOptions) -> None:
         k = x @ w["W_K"][:, g * d_k : (g + 1) * d_k]
         v = x @ w["W_V"][:, g * d_v : (g + 1) * d_v]
         assert _distinct_columns(v) and np.all(np.any(v != 0, axis=0))
+        assert np.all(np.any(v != 0, axis=1)), "a token whose value is all zeros"
         if data.get("rope"):
             q, k = _rope(q), _rope(k)
         if additive:
@@ -125,6 +126,7 @@ def _check(seed: int, options: ExerciseOptions) -> None:
                 assert kept.max() < 0.99995, ("a weight rounds to 1", i)
         out = a @ v
         assert np.all(np.any(np.abs(out) > 1e-12, axis=0)), "an output column of zeros"
+        assert np.all(np.any(np.abs(out) > 1e-12, axis=1)), "an output row of zeros"
         assert _distinct_columns(out), "two equal output columns"
         outputs.append(out)
     key = np.array([[float(c) for c in row] for row in exercise.key.step("output").values])

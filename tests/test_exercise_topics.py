@@ -317,3 +317,13 @@ def test_column_layout_mistakes_speak_of_columns(tmp_path: Path) -> None:
     assert named["Q"] == ["column_layout_transposed"]
     for step_id, ids in named.items():  # (a step right from the student's own is not named)
         assert ids in ([], ["column_layout_transposed"]), step_id
+
+
+def test_no_token_has_a_value_of_zeros_in_either_layout() -> None:
+    # found by a user review: seed 5, column layout, gave V = [[0, 2, -2], [0, 4, -5]]
+    for layout in ("column", "row"):
+        options = ExerciseOptions(layout=layout, topics=("temperature",), mask="causal")
+        for exercise in generate(5, 3, options):
+            v = exercise.key.step("V").values
+            tokens = list(zip(*v)) if layout == "column" else v
+            assert all(any(x != 0 for x in token) for token in tokens), (layout, v)

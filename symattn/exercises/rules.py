@@ -6,7 +6,8 @@ An exercise is refused (and drawn again) when
   token that carries nothing; a zero column of a W a coordinate that is never used);
 * two rows of the embedding table are equal (two words would mean the same);
 * Q, K or V has a column of zeros, or Q or K a row of zeros (all its scores 0);
-* two columns of V, or of the output, are equal, or a column of the output is all zeros;
+* two columns of V, or of the output, are equal, or a row or a column of V or of the
+  output is all zeros (in the column layout: a token's column);
 * a row of weights has all its (unmasked) entries equal — the softmax then teaches
   nothing — or its largest weight rounds to 1 at the places asked for;
 * (unless ties are allowed) two keys get the same score from one query.
@@ -103,6 +104,8 @@ def derived_flaw(key: Derivation, places: int) -> str | None:
         values = _columns(key, prefix + "V")
         if len(set(values)) != len(values):
             return f"two columns of {prefix}V are equal"
+        if any(all(v == 0 for v in r) for r in _rows(key, prefix + "V")):
+            return f"{prefix}V has a row of zeros (a token whose value is nothing)"
         flaw = _weights_flaw(key, prefix, places)
         if flaw:
             return flaw
@@ -113,4 +116,6 @@ def derived_flaw(key: Derivation, places: int) -> str | None:
             return f"{step_id} has a column of zeros"
         if len(set(columns)) != len(columns):
             return f"two columns of {step_id} are equal"
+        if any(all(v == 0 for v in r) for r in _rows(key, step_id)):
+            return f"{step_id} has a row of zeros"
     return None
