@@ -174,6 +174,7 @@ def test_the_column_layout_writes_tokens_as_columns_and_names_a_row_answer(
         (["--with", "rope", "--d-k", "3"], "--d-k: RoPE turns pairs of columns"),
         (["--with", "gqa,block"], "--with: gqa and block do not go together"),
         (["--layout", "diagonal"], "--layout"),
+        (["--places", "0"], "--places: expected 1 … 8, found 0"),  # once 30 s, then a wrong hint
     ],
 )
 def test_combinations_not_derived_are_refused_in_one_line(

@@ -201,7 +201,7 @@ def test_an_existing_set_is_not_mixed_with_a_new_one(tmp_path: Path) -> None:
         (["--level", "4"], "--level"),
         (["--tokens", "20"], "--tokens: expected 1 … 8"),
         (["--count", "0"], "--count: expected 1 … 1000"),
-        (["--places", "9"], "--places: expected 0 … 8"),
+        (["--places", "9"], "--places: expected 1 … 8"),
         (["--level", "1", "--tokens", "6"], "no exercise with nice numbers found for 6 tokens"),
     ],
 )

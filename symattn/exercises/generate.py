@@ -124,8 +124,11 @@ class ExerciseOptions:
             raise SymattnError(
                 f"expected one of {', '.join(LANGUAGES)}, found {self.lang!r}", option="lang"
             )
-        if not 0 <= self.places <= MAX_PLACES:
-            raise SymattnError(f"expected 0 … {MAX_PLACES}, found {self.places}", option="places")
+        if not 1 <= self.places <= MAX_PLACES:
+            why = " (at 0 places every weight would round to 0 or 1)" if self.places == 0 else ""
+            raise SymattnError(
+                f"expected 1 … {MAX_PLACES}, found {self.places}{why}", option="places"
+            )
         for name in ("tokens", "d_model", "d_k", "d_v"):
             value = getattr(self, name)
             if value is not None and not 1 <= value <= 8:
