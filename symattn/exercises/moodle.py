@@ -124,7 +124,7 @@ def _sentences(item: QuizItem, w: Words) -> list[str]:
     """The scale, the mask, and how to type −∞ (the sheet's words where they fit)."""
     p, out = item.key.problem, []
     if p.scale is None:
-        out.append(w("moodle.no_scale"))
+        out.append(w("derive.no_scale_tau" if p.temperature is not None else "moodle.no_scale"))
     elif p.scale_label == "sqrt(d_k)":
         root = isqrt(p.d_k)
         whole = f" = {root}" if root * root == p.d_k else ""

@@ -207,6 +207,8 @@ def _scale(key: Derivation, w: Words, printer: TexPrinter) -> str:
     if p.scale is None:
         square = isqrt(p.d_k) ** 2 == p.d_k
         said = w("derive.no_scale") if square else w("sheet.no_scale", d_k=p.d_k)
+        if p.temperature is not None:  # the temperature alone divides them
+            said = w("derive.no_scale_tau")
         return f"<p>{message_html(said)}</p>"
     c: Math = Value(p.scale)
     if p.scale_label == "sqrt(d_k)":

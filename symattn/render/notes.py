@@ -8,7 +8,20 @@ from ..printing import pretty
 from ..problem import Problem
 from ..words import Words
 from .blocks import Sentence
-from .math import Concat, Frac, Glue, Math, Name, Paren, Product, Relation, Sum, Sym, Value
+from .math import (
+    Concat,
+    Frac,
+    Glue,
+    Math,
+    Minus,
+    Name,
+    Paren,
+    Product,
+    Relation,
+    Sum,
+    Sym,
+    Value,
+)
 
 __all__ = ["given_notes"]
 
@@ -37,6 +50,18 @@ def given_notes(p: Problem, w: Words) -> list[Sentence]:
             theta,
             w("derive.given_rope_base", base=pretty(p.rope_base)),
         )
+        a, b = Name("Q", "pos", "2i"), Name("Q", "pos", "2i+1")
+        cos = Concat((Sym("cos"), Paren(Name("theta", "pos", "i"))))
+        sin = Concat((Sym("sin"), Paren(Name("theta", "pos", "i"))))
+        first = Sum((Product((a, cos)), Minus(Product((b, sin)))))
+        second = Sum((Product((a, sin)), Product((b, cos))))
+        say(
+            w("derive.given_rope_turn") + " ",
+            Relation(Name("Q_rot", "pos", "2i"), "=", first),
+            ", ",
+            Relation(Name("Q_rot", "pos", "2i+1"), "=", second),
+            w("period"),
+        )
     if p.score == "additive":
         q, k, hidden = Name("Q", "i"), Name("K", "j"), Name("additive_hidden", "ij")
         h = Relation(hidden, "=", Sum((Product((q, Name("W_a"))), Product((k, Name("U_a"))))))
@@ -45,7 +70,10 @@ def given_notes(p: Problem, w: Words) -> list[Sentence]:
         say(w("derive.given_additive") + " ", h, ", ", s, w("period"))
     if p.temperature is not None:
         tau = Relation(Sym("tau"), "=", Value(p.temperature))
-        say(w("derive.temperature") + " ", tau, w("period"))
+        alone = p.scale_label == "none"  # no √d_k: the temperature is the only divisor
+        say(
+            w("derive.temperature_alone" if alone else "derive.temperature") + " ", tau, w("period")
+        )
     if p.layout == "column":
         say(w("derive.column_layout"))
     if p.kv_heads == 1:
@@ -64,6 +92,7 @@ def given_notes(p: Problem, w: Words) -> list[Sentence]:
         )
     if p.norm is not None:
         say(w(f"derive.block_{p.norm}"))
+        say(w("derive.given_layernorm", eps=pretty(p.eps)))
         if p.positions != "none":
             say(w("derive.block_positions"))
     return out

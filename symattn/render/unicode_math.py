@@ -195,7 +195,10 @@ class UnicodeMath:
         if isinstance(node, Result):
             return self.result(node)
         if isinstance(node, Frac):
-            return f"{self.grouped(node.num)} / {self.grouped(node.den)}"
+            den = self.grouped(node.den)
+            if "/" in den and not den.startswith("("):  # 4 / (√2/2), not 4 / √2/2
+                den = f"({den})"
+            return f"{self.grouped(node.num)} / {den}"
         if isinstance(node, Exp):
             return self.exp(node)
         if isinstance(node, Paren):

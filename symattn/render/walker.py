@@ -292,7 +292,7 @@ class Walker:
             ]
         )
         if p.scale_label == "none":
-            self.say(w("derive.no_scale"))
+            self.say(w("derive.no_scale_tau" if p.temperature is not None else "derive.no_scale"))
         else:
             c: Math = Value(p.scale)
             if p.scale_label == "sqrt(d_k)":

@@ -46,6 +46,8 @@ WORDS: dict[str, str] = {
     "derive.scale": "The scores are divided by",
     "period": ".",
     "derive.no_scale": "The scores are not scaled.",
+    "derive.no_scale_tau": "The scores are not divided by √d_k; the temperature alone "
+    "divides them.",
     "derive.mask": "Masked entries (query i may not see key j) become −∞, so their weight is 0.",
     "derive.exps": "The exponential of each score, and their sum:",
     "derive.quotients": "Each weight is one exponential divided by the sum:",
@@ -261,8 +263,10 @@ WORDS: dict[str, str] = {
     "derive.given_rope": "RoPE: before the scores, columns 2i and 2i+1 of row pos of Q and of K "
     "(pos counted from 0) are turned together by the angle",
     "derive.given_rope_base": ", with base = {base}.",
+    "derive.given_rope_turn": "Each pair is turned the same way in Q and in K:",
     "derive.given_additive": "Additive scores, in place of q · k:",
     "derive.temperature": "The temperature divides the scaled scores as well:",
+    "derive.temperature_alone": "The temperature divides the scores:",
     "derive.column_layout": "Column layout: each token is a column (Q = W_Q X), the scores are "
     "K transposed times Q, one column per query, and the softmax runs down each column.",
     "derive.positions": "Row pos of P is position pos (counted from 0); pos = 0 gives sin 0 = 0 "
@@ -337,11 +341,15 @@ WORDS: dict[str, str] = {
     "derive.kv_one": "Multi-query attention: the {heads} query heads share one key/value head, "
     "so every head has the same K and V.",
     "derive.kv_group": "heads {heads} use K/V head {group}",
-    "derive.block_post": "An encoder block, post-norm: the residual X + O is normalised, the "
-    "feed-forward network reads the normalised rows, and the block's output is "
-    "LN(Z + FFN(Z)).",
+    "derive.block_post": "An encoder block, post-norm: the residual R = X + O is normalised, "
+    "Z = LN(R); the feed-forward network reads Z, FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2; and "
+    "the block's output is LN(Z + FFN(Z)).",
     "derive.block_pre": "An encoder block, pre-norm: attention reads LN(X), the residual is "
-    "X + O, the feed-forward network reads LN(R), and the block's output is R + FFN(LN(R)).",
+    "R = X + O, the feed-forward network reads LN(R), FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2, "
+    "and the block's output is R + FFN(LN(R)).",
+    "derive.given_layernorm": "LayerNorm works on each row x on its own: LN(x) = γ (x − μ) / "
+    "√(σ² + ε) + β, with μ the mean of the row and σ² its variance divided by d_model (not "
+    "by d_model − 1); here ε = {eps}.",
     "derive.cache": "A decoder keeps the keys and values of the tokens it has already seen "
     "(rows 1 … {last}); the new token adds its own and never changes them:",
     "derive.decode": "The new token (row {n}) attends to the {cached} cached keys and to its own "

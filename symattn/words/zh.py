@@ -46,6 +46,7 @@ WORDS: dict[str, str] = {
     "derive.scale": "注意力分数除以",
     "period": "。",
     "derive.no_scale": "注意力分数不做缩放。",
+    "derive.no_scale_tau": "注意力分数不除以 √d_k，只除以温度。",
     "derive.mask": "被掩码的位置（查询 i 不能看到键 j）记为 −∞，其权重为 0。",
     "derive.exps": "先对每个分数取指数，再求和：",
     "derive.quotients": "每个权重等于对应的指数除以总和：",
@@ -241,8 +242,10 @@ WORDS: dict[str, str] = {
     "derive.given_rope": "RoPE：计算分数之前，Q 和 K 第 pos 行（pos 从 0 开始）"
     "的第 2i 列与第 2i+1 列一起旋转角度",
     "derive.given_rope_base": "，其中 base = {base}。",
+    "derive.given_rope_turn": "Q 和 K 中的每一对都按同样的方式旋转：",
     "derive.given_additive": "加性注意力分数（代替 q · k）：",
     "derive.temperature": "温度也要除：",
+    "derive.temperature_alone": "分数除以温度：",
     "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 K 的转置乘以 Q，"
     "每个查询占一列，softmax 沿每一列计算。",
     "derive.positions": "P 的第 pos 行对应位置 pos（从 0 开始）；pos = 0 时 sin 0 = 0，cos 0 = 1。"
@@ -308,10 +311,12 @@ WORDS: dict[str, str] = {
     "个查询头（{assignment}）；同组的头 K 和 V 相同。",
     "derive.kv_one": "多查询注意力：{heads} 个查询头共用一个键/值头，所以每个头的 K 和 V 都相同。",
     "derive.kv_group": "第 {heads} 个头用第 {group} 个键/值头",
-    "derive.block_post": "编码器块（后置归一化）：对残差 X + O 做归一化，前馈网络读取归一化后的行，"
-    "块的输出是 LN(Z + FFN(Z))。",
-    "derive.block_pre": "编码器块（前置归一化）：注意力读取 LN(X)，残差是 X + O，前馈网络读取 "
-    "LN(R)，块的输出是 R + FFN(LN(R))。",
+    "derive.block_post": "编码器块（后置归一化）：对残差 R = X + O 做归一化，Z = LN(R)；"
+    "前馈网络读取 Z，FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2；块的输出是 LN(Z + FFN(Z))。",
+    "derive.block_pre": "编码器块（前置归一化）：注意力读取 LN(X)，残差是 R = X + O，前馈网络读取 "
+    "LN(R)，FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2，块的输出是 R + FFN(LN(R))。",
+    "derive.given_layernorm": "LayerNorm 对每一行 x 单独计算：LN(x) = γ (x − μ) / √(σ² + ε) "
+    "+ β，其中 μ 是该行的均值，σ² 是除以 d_model（而不是 d_model − 1）的方差；这里 ε = {eps}。",
     "derive.cache": "解码器保留已经见过的词元的键和值（第 1 … {last} 行）；新词元只添加自己的一行，"
     "从不改动它们：",
     "derive.decode": "新词元（第 {n} 行）关注 {cached} 个缓存的键和它自己的键；后面的词元还不存在，"
