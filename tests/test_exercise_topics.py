@@ -175,6 +175,8 @@ def test_the_column_layout_writes_tokens_as_columns_and_names_a_row_answer(
         (["--with", "gqa,block"], "--with: gqa and block do not go together"),
         (["--layout", "diagonal"], "--layout"),
         (["--places", "0"], "--places: expected 1 … 8, found 0"),  # once 30 s, then a wrong hint
+        (["--with", "block", "--d-v", "2"], "--d-v: an encoder block adds the attention output"),
+        (["--tokens", "1"], "--tokens: expected 2 … 8"),
     ],
 )
 def test_combinations_not_derived_are_refused_in_one_line(

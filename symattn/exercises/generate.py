@@ -107,6 +107,12 @@ class ExerciseOptions:
             )
         if "gqa" in self.topics and self.heads == 1:
             object.__setattr__(self, "heads", 2)  # grouped-query attention needs heads
+        if "block" in self.topics and self.d_v is not None and self.d_v != self.shape[1]:
+            raise SymattnError(
+                "an encoder block adds the attention output to X: d_v is d_model "
+                f"({self.shape[1]}), found {self.d_v}",
+                option="d-v",
+            )
         if "block" in self.topics and self.heads != 1:
             raise SymattnError(
                 "an encoder block exercise has one head (its output must be d_model wide)",
@@ -128,6 +134,10 @@ class ExerciseOptions:
             why = " (at 0 places every weight would round to 0 or 1)" if self.places == 0 else ""
             raise SymattnError(
                 f"expected 1 … {MAX_PLACES}, found {self.places}{why}", option="places"
+            )
+        if self.tokens is not None and self.tokens < 2:  # one token: its one weight is 1
+            raise SymattnError(
+                f"expected 2 … 8 for a hand exercise, found {self.tokens}", option="tokens"
             )
         for name in ("tokens", "d_model", "d_k", "d_v"):
             value = getattr(self, name)

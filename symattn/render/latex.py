@@ -23,6 +23,7 @@ _MATH = re.compile(
     r"|(?P<head>[A-Za-z][\u0302\u0303]?⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾)"
     r"|(?P<accent>[A-Za-z][\u0302\u0303])"
     r"|(?P<approx>≈)"
+    r"|(?P<weight>\bW_(?:Q|K|V|O|a|1|2)\b)"
     r"|(?P<dim>\bd_(?:model|k)\b)"
     r"|(?P<inf>−∞)"
     r"|(?P<dot>·)"
@@ -64,6 +65,8 @@ def _math_of(token: str, kind: str) -> str:
         prime = "'" if rest.startswith("′") else ""
         index = rest.lstrip("′").translate(_SUBSCRIPTS)
         return f"{head}{prime}_{{{index}}}" if index else head
+    if kind == "weight":  # W_Q → W^{Q}, as the matrices are named on paper
+        return f"W^{{{token[2:]}}}"
     if kind == "dim":
         return token.replace("d_model", r"d_{\text{model}}")
     if kind == "greek":  # LayerNorm's γ, β, ε, μ, σ²
@@ -86,6 +89,8 @@ def latex_message(text: str) -> str:
     $\\hat{q}_{3,1}$ $\\approx$ 1.5581 with $\\tau$, from $\\tilde{X}$
     >>> print(latex_message("q⁽¹⁾₁,₂ and Q⁽²⁾"))
     $q^{(1)}_{1,2}$ and $Q^{(2)}$
+    >>> print(latex_message("Q = W_Q X"))
+    Q = $W^{Q}$ X
     """
     out, last = [], 0
     for match in _MATH.finditer(text):
