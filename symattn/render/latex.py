@@ -23,7 +23,7 @@ _MATH = re.compile(
     r"|(?P<head>[A-Za-z][\u0302\u0303]?⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾)"
     r"|(?P<accent>[A-Za-z][\u0302\u0303])"
     r"|(?P<approx>≈)"
-    r"|(?P<weight>\bW_(?:Q|K|V|O|a|1|2)\b)"
+    r"|(?P<weight>\b[Wb]_(?:Q|K|V|O|a|1|2)\b)"
     r"|(?P<dim>\bd_(?:model|k)\b)"
     r"|(?P<inf>−∞)"
     r"|(?P<dot>·)"
@@ -65,8 +65,9 @@ def _math_of(token: str, kind: str) -> str:
         prime = "'" if rest.startswith("′") else ""
         index = rest.lstrip("′").translate(_SUBSCRIPTS)
         return f"{head}{prime}_{{{index}}}" if index else head
-    if kind == "weight":  # W_Q → W^{Q}, as the matrices are named on paper
-        return f"W^{{{token[2:]}}}"
+    if kind == "weight":  # W_Q → W^{Q} and W_1 → W_{1}, as the matrices are named on paper
+        index = token[2:]
+        return f"{token[0]}_{{{index}}}" if index.isdigit() else f"{token[0]}^{{{index}}}"
     if kind == "dim":
         return token.replace("d_model", r"d_{\text{model}}")
     if kind == "greek":  # LayerNorm's γ, β, ε, μ, σ²
