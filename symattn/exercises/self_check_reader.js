@@ -596,9 +596,10 @@
         return ivExp(interval(node.arg));
       case "euler":
         return iv(exp(ONE), ZERO);
-      case "percent": {
+      case "percent": {  // 62% is a percent rounded to a whole one: 0.62 ± 0.01
         const inner = interval(node.arg);
-        return iv(div(inner.mid, HUNDRED), div(inner.rad, HUNDRED));
+        const rad = inner.rad.isZero() && node.arg.type === "num" ? ONE : inner.rad;
+        return iv(div(inner.mid, HUNDRED), div(rad, HUNDRED));
       }
       case "inf":
         throw new ReadError("∞ can only be a whole answer, -inf");

@@ -10,6 +10,9 @@ the student meant.  A reading with radius 0 is exact.
 >>> r = read_answer("≈ 1,41")
 >>> str(r.value), str(r.radius), r.places, r.exact
 ('1.41', '0.01', 2, False)
+>>> r = read_answer("62%")
+>>> str(r.value), str(r.radius), r.places
+('0.62', '0.01', 2)
 >>> read_answer("√2/2").exact, read_answer("-inf").value
 (True, Decimal('-Infinity'))
 """
@@ -165,7 +168,10 @@ def _interval(node: Node) -> _Interval:
         return _Interval(Decimal(1).exp(), Decimal(0))
     if isinstance(node, Percent):
         inner = _interval(node.arg)
-        return _Interval(inner.mid / 100, inner.rad / 100)
+        radius = inner.rad
+        if not radius and isinstance(node.arg, Num):  # 62% is a percent rounded to a whole one
+            radius = Decimal(1)
+        return _Interval(inner.mid / 100, radius / 100)
     if isinstance(node, Infinity):
         raise ValueSyntaxError(f"∞ at position {node.pos} can only be a whole answer, -inf")
     assert isinstance(node, Name)
