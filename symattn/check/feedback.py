@@ -121,12 +121,12 @@ def render_feedback_text(
         header = (w("feedback.entry"), w("feedback.given")) + (
             (w("feedback.expected"),) if show_key else ()
         )
-        rows = [(*header, "")]
+        rows = [(*header, "")] if step.entries else []  # no table for a step not read
         for e in step.entries:
             cells = (entry_name(step.id, e.index[0] - 1, e.index[1] - 1), e.given)
             rows.append((*cells, *((e.expected,) if show_key else ()), mark(e.status, w)))
         columns = len(header)
-        widths = [max(width(r[k]) for r in rows) for k in range(columns)]
+        widths = [max((width(r[k]) for r in rows), default=0) for k in range(columns)]
         for r in rows:
             padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
             out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())

@@ -68,6 +68,7 @@ table.heat th[scope=row]{text-align:right}
 table.heat td{border:1px solid #fff;min-width:3.4rem}
 table.entries th,table.entries td{border-bottom:1px solid var(--rule);padding:.3rem .7rem;\
 text-align:left;white-space:nowrap}
+table.entries td:nth-child(2){white-space:normal;overflow-wrap:anywhere;min-width:4rem}
 .ok{color:var(--ok)}
 .bad{color:var(--bad)}
 .muted{color:var(--muted)}
