@@ -24,6 +24,7 @@ from ..numbers import (
     round_half_away,
 )
 from .precedence import Prec, is_negative, precedence
+from .sympy_numbers import NumberPrinter
 
 __all__ = ["LatexPrinter", "NumberLatex", "fmt_decimal", "fraction_latex", "latex_value"]
 
@@ -136,7 +137,7 @@ def latex_value(value: Any, inline: bool = False) -> str:
 _ADD, _MUL, _POW, _ATOM = 10, 20, 30, 40
 
 
-class NumberLatex:
+class NumberLatex(NumberPrinter):
     r"""SymPy numbers (the gradients' closed forms) in LaTeX, each distinct piece once,
     terms in the order the tree was built (SymPy's ``latex`` sorts every sum by
     evaluating its terms and walks every tree anew).
@@ -147,18 +148,6 @@ class NumberLatex:
     >>> NumberLatex()(sympy.Mul(-3, e, below, evaluate=False))
     '- \\frac{3 e^{1/2}}{e^{1/2} + 1}'
     """
-
-    def __init__(self) -> None:
-        self._memo: dict[Any, tuple[str, int]] = {}
-
-    def __call__(self, expr: Any) -> str:
-        return self._print(expr)[0]
-
-    def _print(self, expr: Any) -> tuple[str, int]:
-        found = self._memo.get(expr)
-        if found is None:
-            found = self._memo[expr] = self._fresh(expr)
-        return found
 
     def _fresh(self, expr: Any) -> tuple[str, int]:
         import sympy
