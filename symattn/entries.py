@@ -15,7 +15,7 @@ from typing import Any, Union
 
 from .numbers import NEG_INF, NegInf, decimal_context
 from .problem import Matrix, Problem
-from .steps import Kind, Step
+from .steps import Kind, Ref, Step
 
 __all__ = [
     "DotEntry",
@@ -30,15 +30,6 @@ __all__ = [
     "SoftmaxEntry",
     "entry_formula",
 ]
-
-
-@dataclass(frozen=True)
-class Ref:
-    """One entry of a named matrix; ``row`` and ``col`` are 0-based."""
-
-    matrix: str
-    row: int
-    col: int
 
 
 @dataclass(frozen=True)
@@ -140,11 +131,10 @@ MAX_SHOWN_EXPONENT = 100_000
 
 
 def _exponentials(
-    scores: Step, i: int, precision: int, column: bool = False
+    scores: Step, i: int, precision: int
 ) -> tuple[tuple[Decimal, ...] | None, Decimal | None]:
-    """e^x of each unmasked score of row i (or column i), and their sum (None when
-    symbolic)."""
-    line = [r[i] for r in scores.values] if column else scores.values[i]
+    """e^x of each unmasked score of row i, and their sum (None when symbolic)."""
+    line = scores.values[i]
     values = [v for v in line if v is None or v.is_finite()]
     if any(v is None or abs(v) > MAX_SHOWN_EXPONENT for v in values):
         return None, None  # symbols, or e^(3·10⁹): the sum is named, not evaluated
@@ -218,13 +208,6 @@ def entry_formula(
         (src,) = spec.operands
         allowed = not isinstance(value, NegInf)
         return MaskEntry(target, Ref(src, i, j), matrices[src][i][j], allowed, value)
-    if kind == Kind.SOFTMAX and spec.layout == "column":  # down column j
-        (src,) = spec.operands
-        column = [r[j] for r in matrices[src]]
-        row = tuple((Ref(src, k, j), x) for k, x in enumerate(column) if x is not NEG_INF)
-        numerator = None if column[i] is NEG_INF else Ref(src, i, j)
-        exps, total = _exponentials(steps[src], j, precision, True) if steps else (None, None)
-        return SoftmaxEntry(target, numerator, row, value, exps, total)
     if kind == Kind.SOFTMAX:
         (src,) = spec.operands
         source = matrices[src][i]

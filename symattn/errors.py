@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SymattnError", "shorten", "visible", "where"]
+__all__ = ["NotApplicable", "SymattnError", "shorten", "visible", "where"]
 
 #: Longest message the command prints; a longer one keeps its start (file, key, row) and
 #: its end (the rule) and says how much of the middle it left out.
@@ -119,3 +119,8 @@ def where(source: str, key: str, row: int | None = None, col: int | None = None)
     if col is not None:
         text += f", column {col + 1}" if row is not None else f" column {col + 1}"
     return text
+
+
+class NotApplicable(ValueError):
+    """A mistake model (or a step on a student's numbers) that cannot apply to this
+    problem: a shape that does not fit, a row with every key masked, symbols."""

@@ -3,7 +3,9 @@
 This is the one place where the structure of attention is written down.  The exact
 engine, the decimal engine that evaluates mistake models, the backward pass, the
 renderers and the checker all read a plan; a mistake model is a change to a plan
-(:meth:`Plan.changed`).
+(:meth:`~symattn.steps.Plan.changed`).  The topics of the problem (:mod:`symattn.topics`)
+add their steps at named points: after X, after a head's Q and K, in place of the scores,
+on the scaled scores, and after attention.  The plan is always in the row layout.
 
 >>> from symattn.load import load
 >>> p = load({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
@@ -13,75 +15,28 @@ renderers and the checker all read a plan; a mistake model is a change to a plan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
 from .ids import head_prefix
 from .plan_backward import backward_specs
-from .plan_block import BLOCK_INPUTS, block_steps, decode_steps, pre_norm_step
-from .plan_positions import (
-    additive_mask_spec,
-    additive_specs,
-    column_plan,
-    position_specs,
-    rope_specs,
-    scale_spec,
-)
 from .problem import Problem
-from .steps import Kind, Source, StepSpec
+from .steps import Kind, Plan, Source, StepSpec
+from .topics import active, divisor_label, kv_group, score_divisor
+from .topics.base import Builder, Head
 
 __all__ = ["Plan", "backward_plan", "forward_plan"]
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Steps in order, and the matrices they name that the problem gives."""
-
-    inputs: tuple[tuple[str, Source], ...]
-    specs: tuple[StepSpec, ...]
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(s.id for s in self.specs if s.shown)
-
-    @property
-    def sources(self) -> Mapping[str, Source]:
-        return dict(self.inputs)
-
-    def spec(self, step_id: str) -> StepSpec:
-        return next(s for s in self.specs if s.id == step_id)
-
-    def changed(self, change: Callable[[StepSpec], StepSpec | None]) -> Plan:
-        """The plan with each spec replaced by ``change(spec)`` (None keeps it)."""
-        return Plan(self.inputs, tuple(change(s) or s for s in self.specs))
-
-    def upstream(self, step_id: str) -> tuple[str, ...]:
-        """The steps that ``step_id`` is made from, directly (never given matrices)."""
-        ids = {s.id for s in self.specs}
-        return tuple(o for o in self.spec(step_id).operands if o in ids)
-
-    def __add__(self, other: Plan) -> Plan:
-        return Plan(self.inputs + other.inputs, self.specs + other.specs)
 
 
 def _columns(block: int | None, width: int) -> tuple[int, int] | None:
     return None if block is None else (block * width, (block + 1) * width)
 
 
-def forward_plan(problem: Problem) -> Plan:
-    """The forward pass: tokens, X, then Q, K, V … output per head, concat, W_O."""
-    p = problem
-    if p.layout == "column":
-        column_inputs, column_specs = column_plan(p)
-        return Plan(tuple(column_inputs.items()), tuple(column_specs))
-    tokens, kv_tokens = p.tokens, p.kv_tokens
-    inputs: dict[str, Source] = {}
-    specs: list[StepSpec] = []
+def _start(b: Builder) -> None:
+    """tokens and X, then what the topics do before the projections."""
+    p = b.problem
     for name in ("W_Q", "W_K", "W_V", "memory"):
         if getattr(p, name) is not None:
-            inputs[name] = Source(name)
+            b.inputs[name] = Source(name)
     if p.lookup is not None:
-        specs.append(
+        b.add(
             StepSpec(
                 id="tokens",
                 kind=Kind.TOKENS,
@@ -91,176 +46,200 @@ def forward_plan(problem: Problem) -> Plan:
         )
     if p.X is not None:
         lookup = p.lookup is not None
-        specs.append(
+        b.add(
             StepSpec(
                 id="X",
                 kind=Kind.LOOKUP if lookup else Kind.GIVEN,
                 formula="x_i = E[id_i]" if lookup else "X (given)",
                 source=Source("X"),
-                row_labels=tokens,
+                row_labels=p.tokens,
             )
         )
-    x_in = "X"
-    if p.positions != "none":
-        specs.extend(position_specs(p, inputs))
-        x_in = "X_pos"
-    for name in ("W_a", "U_a", "v_a"):
-        if getattr(p, name) is not None:
-            inputs[name] = Source(name)
+    for topic, config in active(p):
+        topic.after_x(b, config)
 
-    attended = x_in  # what the projections read: X (X̃), or LN of it in a pre-norm block
-    if p.norm == "pre":
-        specs.append(pre_norm_step(p, attended))
-        attended = "X_norm"
 
-    def attend(block: int | None) -> str:
-        """One head (or the single head); returns the id of its output."""
-        prefix = head_prefix(block)
-        head = f" of head {block + 1}" if block is not None else ""
-        # grouped-query attention: K and V are the block of the head's K/V group
-        group = None if block is None else p.kv_group(block)
-        blocks = {"Q": block, "W_Q": block}
-        names = {
-            n: f"{prefix}{n}" if n in blocks else f"{head_prefix(group)}{n}"
-            for n in ("Q", "K", "V", "W_Q", "W_K", "W_V")
-        }
-        shared = f" (K/V head {group + 1})" if group is not None and p.kv_heads else ""
-        if p.Q is not None and p.K is not None and p.V is not None:
-            for name, width, labels in (
-                ("Q", p.d_k, tokens),
-                ("K", p.d_k, kv_tokens),
-                ("V", p.d_v, kv_tokens),
-            ):
-                specs.append(
-                    StepSpec(
-                        id=f"{prefix}{name}",
-                        kind=Kind.GIVEN,
-                        formula=f"{name}{head} (given)",
-                        source=Source(name, _columns(blocks.get(name, group), width)),
-                        row_labels=labels,
-                    )
-                )
-        else:
-            kv = "memory" if p.memory is not None else attended
-            for name, width in (("W_Q", p.d_k), ("W_K", p.d_k), ("W_V", p.d_v)):
-                inputs[names[name]] = Source(name, _columns(blocks.get(name, group), width))
-            for name, left, labels in (
-                ("Q", attended, tokens),
-                ("K", kv, kv_tokens),
-                ("V", kv, kv_tokens),
-            ):
-                specs.append(
-                    StepSpec(
-                        id=f"{prefix}{name}",
-                        kind=Kind.PRODUCT,
-                        formula=f"{name} = {left} W_{name}{head}{shared if name != 'Q' else ''}",
-                        operands=(left, names[f"W_{name}"]),
-                        row_labels=labels,
-                    )
-                )
-        current, symbol = f"{prefix}scores", "S"
-        q, k = f"{prefix}Q", f"{prefix}K"
-        if p.rope:
-            specs.extend(rope_specs(p, prefix, head))
-            q, k = f"{prefix}Q_rot", f"{prefix}K_rot"
-        if p.score == "additive":
-            specs.extend(additive_specs(p, prefix, q, k))
-        else:
-            specs.append(
+def _projections(b: Builder, block: int | None) -> None:
+    """A head's Q, K and V: given, or X W (K and V of its K/V group with grouped heads)."""
+    p, prefix, head = b.problem, b.prefix, b.of_head
+    group = None if block is None else kv_group(p, block)
+    blocks = {"Q": block, "W_Q": block}
+    names = {
+        n: f"{prefix}{n}" if n in blocks else f"{head_prefix(group)}{n}"
+        for n in ("Q", "K", "V", "W_Q", "W_K", "W_V")
+    }
+    grouped = group is not None and any(
+        t.kv_group(p, c, 0) is not None for t, c in active(p)
+    )  # a topic shares K/V heads between query heads
+    shared = f" (K/V head {group + 1})" if grouped and group is not None else ""
+    if p.Q is not None and p.K is not None and p.V is not None:
+        for name, width, labels in (
+            ("Q", p.d_k, p.tokens),
+            ("K", p.d_k, p.kv_tokens),
+            ("V", p.d_v, p.kv_tokens),
+        ):
+            b.add(
                 StepSpec(
-                    id=current,
-                    kind=Kind.PRODUCT,
-                    formula="S = Q Kᵀ",
-                    operands=(q, k),
-                    transpose_right=True,
-                    row_labels=tokens,
-                    col_labels=kv_tokens,
+                    id=f"{prefix}{name}",
+                    kind=Kind.GIVEN,
+                    formula=f"{name}{head} (given)",
+                    source=Source(name, _columns(blocks.get(name, group), width)),
+                    row_labels=labels,
                 )
             )
-        if p.score_divisor is not None:
-            specs.append(scale_spec(p, prefix, current))
-            current, symbol = f"{prefix}scaled_scores", "S'"
-        if p.mask_add is not None:
-            specs.append(additive_mask_spec(p, prefix, current, symbol, inputs, "row"))
-            current, symbol = f"{prefix}masked_scores", "M"
-        elif p.mask is not None:
-            specs.append(
+        return
+    kv = "memory" if p.memory is not None else b.attended
+    for name, width in (("W_Q", p.d_k), ("W_K", p.d_k), ("W_V", p.d_v)):
+        b.inputs[names[name]] = Source(name, _columns(blocks.get(name, group), width))
+    for name, left, labels in (
+        ("Q", b.attended, p.tokens),
+        ("K", kv, p.kv_tokens),
+        ("V", kv, p.kv_tokens),
+    ):
+        b.add(
+            StepSpec(
+                id=f"{prefix}{name}",
+                kind=Kind.PRODUCT,
+                formula=f"{name} = {left} W_{name}{head}{shared if name != 'Q' else ''}",
+                operands=(left, names[f"W_{name}"]),
+                row_labels=labels,
+            )
+        )
+
+
+def _attend(b: Builder, block: int | None) -> str:
+    """One head (or the single head): its steps, in order; returns its output's id."""
+    p = b.problem
+    prefix = head_prefix(block)
+    b.head = Head(prefix, block, f"{prefix}Q", f"{prefix}K", f"{prefix}V", f"{prefix}output")
+    b.heads.append(b.head)
+    _projections(b, block)
+    topics = list(active(p))
+    for topic, config in topics:
+        topic.after_qk(b, config)
+    b.scored(f"{prefix}scores", "S")
+    if not any(topic.scores(b, config) for topic, config in topics):
+        b.add(
+            StepSpec(
+                id=b.current,
+                kind=Kind.PRODUCT,
+                formula="S = Q Kᵀ",
+                operands=(b.head.q, b.head.k),
+                transpose_right=True,
+                row_labels=p.tokens,
+                col_labels=p.kv_tokens,
+            )
+        )
+    if b.divisor is not None:
+        b.scored(
+            b.add(
+                StepSpec(
+                    id=f"{prefix}scaled_scores",
+                    kind=Kind.SCALE,
+                    formula=f"S' = S / {b.divisor_words}",
+                    operands=(b.current,),
+                    divisor=b.divisor,
+                    divisor_label=b.divisor_label,
+                    row_labels=p.tokens,
+                    col_labels=p.kv_tokens,
+                )
+            ),
+            "S'",
+        )
+    for topic, config in topics:
+        topic.on_scores(b, config)
+    if p.mask is not None:
+        b.scored(
+            b.add(
                 StepSpec(
                     id=f"{prefix}masked_scores",
                     kind=Kind.MASK,
-                    formula=f"M = {symbol} + mask (−∞ where masked)",
-                    operands=(current,),
-                    row_labels=tokens,
-                    col_labels=kv_tokens,
+                    formula=f"M = {b.symbol} + mask (−∞ where masked)",
+                    operands=(b.current,),
+                    row_labels=p.tokens,
+                    col_labels=p.kv_tokens,
                 )
-            )
-            current, symbol = f"{prefix}masked_scores", "M"
-        specs.append(
-            StepSpec(
-                id=f"{prefix}weights",
-                kind=Kind.SOFTMAX,
-                formula=f"A = softmax({symbol}) (row by row)",
-                operands=(current,),
-                row_labels=tokens,
-                col_labels=kv_tokens,
-            )
+            ),
+            "M",
         )
-        specs.append(
-            StepSpec(
-                id=f"{prefix}output",
-                kind=Kind.WEIGHTED_SUM,
-                formula="O = A V",
-                operands=(f"{prefix}weights", f"{prefix}V"),
-                row_labels=tokens,
-            )
+    weights = b.add(
+        StepSpec(
+            id=f"{prefix}weights",
+            kind=Kind.SOFTMAX,
+            formula=f"A = softmax({b.symbol}) (row by row)",
+            operands=(b.current,),
+            row_labels=p.tokens,
+            col_labels=p.kv_tokens,
         )
-        return f"{prefix}output"
+    )
+    return b.add(
+        StepSpec(
+            id=f"{prefix}output",
+            kind=Kind.WEIGHTED_SUM,
+            formula="O = A V",
+            operands=(weights, b.head.v),
+            row_labels=p.tokens,
+        )
+    )
 
+
+def forward_plan(problem: Problem) -> Plan:
+    """The forward pass: tokens, X, then Q, K, V … output per head, concat, W_O."""
+    p = problem
+    b = Builder(p)
+    b.divisor = score_divisor(p)
+    b.divisor_label, b.divisor_words = divisor_label(p)
+    _start(b)
     if p.heads == 1 and p.W_O is None:
-        attend(None)
+        _attend(b, None)
     else:
-        outputs = tuple(attend(t) for t in range(p.heads))
+        outputs = tuple(_attend(b, t) for t in range(p.heads))
         parts = ", ".join(f"O{t + 1}" for t in range(p.heads))
-        specs.append(
+        b.add(
             StepSpec(
                 id="concat",
                 kind=Kind.CONCAT,
                 formula=f"C = concat({parts})",
                 operands=outputs,
-                row_labels=tokens,
+                row_labels=p.tokens,
             )
         )
         if p.W_O is not None:
-            inputs["W_O"] = Source("W_O")
-            specs.append(
+            b.inputs["W_O"] = Source("W_O")
+            b.add(
                 StepSpec(
                     id="output",
                     kind=Kind.PRODUCT,
                     formula="O = C W_O",
                     operands=("concat", "W_O"),
-                    row_labels=tokens,
+                    row_labels=p.tokens,
                 )
             )
         else:
-            specs.append(
+            b.add(
                 StepSpec(
                     id="output",
                     kind=Kind.COPY,
                     formula="O = C",
                     operands=("concat",),
-                    row_labels=tokens,
+                    row_labels=p.tokens,
                 )
             )
-    if p.decode:
-        for t in range(p.heads) if p.heads > 1 or p.W_O is not None else (None,):
-            specs.extend(decode_steps(p, head_prefix(t)))
-    if p.norm is not None:
-        inputs.update((name, Source(name)) for name in BLOCK_INPUTS)
-        specs.extend(block_steps(p, x_in, "output"))
-    return Plan(tuple(inputs.items()), tuple(specs))
+    for topic, config in active(p):
+        topic.after_attention(b, config)
+    return Plan(tuple(b.inputs.items()), tuple(b.specs))
 
 
 def backward_plan(problem: Problem) -> Plan:
     """The gradients, from dO (or O − T) back to X and the W's (:mod:`.plan_backward`)."""
     inputs, specs = backward_specs(problem)
     return Plan(tuple(inputs.items()), tuple(specs))
+
+
+def result_step(problem: Problem) -> str:
+    """The step a derivation's Result shows: the output, or a topic's last step."""
+    for topic, config in active(problem):
+        found = topic.result(problem, config)
+        if found is not None:
+            return found
+    return "output"

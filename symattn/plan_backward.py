@@ -15,6 +15,7 @@ from typing import Any
 from .ids import head_prefix
 from .problem import Problem
 from .steps import Kind, Source, StepSpec
+from .topics import score_divisor
 
 __all__ = ["backward_specs"]
 
@@ -71,7 +72,7 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
             transpose_right=True,
             row_labels=tokens,
         )
-        scaled = p.score_divisor is not None
+        scaled = score_divisor(p) is not None
         specs.append(
             StepSpec(
                 id=f"{prefix}dscaled_scores" if scaled else f"{prefix}dscores",
@@ -89,7 +90,7 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
                     kind=Kind.SCALE,
                     formula="dS = dS' / √d_k" if by_root else "dS = dS' / c",
                     operands=(f"{prefix}dscaled_scores",),
-                    divisor=p.score_divisor,
+                    divisor=score_divisor(p),
                     divisor_label="sqrt(d_k)" if by_root else "c",
                     row_labels=tokens,
                 )

@@ -14,13 +14,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Lookup", "Mask", "Matrix", "Problem", "Shapes"]
+__all__ = ["LAID_OUT", "Lookup", "Mask", "Matrix", "Problem", "Shapes", "TopicConfig"]
+
+#: The core's given matrices that the column layout writes transposed (each token a
+#: column); a topic names its own in ``Topic.laid_out``.
+LAID_OUT = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target")
 
 Matrix = tuple[tuple[Any, ...], ...]
 """A matrix: rows of entries (:class:`~symattn.numbers.Surd`, or SymPy expressions)."""
 
 Mask = tuple[tuple[bool, ...], ...]
 """A keep-mask: True where query i may attend to key j."""
+
+
+class TopicConfig:
+    """What a topic (:mod:`symattn.topics`) keeps of a problem file: each topic's config is
+    a frozen dataclass of this kind, hashable like the rest of the problem."""
+
+    def givens(self) -> Mapping[str, Matrix]:
+        """The matrices of this topic that the problem gives, by name (P, W_a, …)."""
+        return {}
 
 
 @dataclass(frozen=True)
@@ -87,30 +100,13 @@ class Problem:
     dO: Matrix | None = None
     target: Matrix | None = None
     places: int | None = None  # decimal places an answer must have (exercises write it)
-    # -- positions, RoPE, temperature, additive attention, column layout (docs/topics.md) --
-    positions: str = "none"  # "none", "sinusoidal" or "given" (then P holds the matrix)
-    P: Matrix | None = None  # the given n × d_model position matrix
-    rope: bool = False  # rotary position embedding of q and k
-    rope_base: Any = None  # its base (10000 by default), an exact number
-    temperature: Any = None  # τ: the scaled scores are divided by it as well
-    score: str = "dot"  # "dot" or "additive" (Bahdanau: W_a, U_a, v_a)
-    W_a: Matrix | None = None  # d_k × d_a
-    U_a: Matrix | None = None  # d_k × d_a
-    v_a: Matrix | None = None  # d_a × 1, a column
-    mask_add: Matrix | None = None  # an additive mask (numbers, −∞), n × m
-    valid_lens: tuple[int, ...] | None = None  # keys each query may see (a padding mask)
-    layout: str = "row"  # "row", or "column": tokens are columns (Q = W_Q X)
-    # -- grouped K/V heads, a decode step, an encoder block (docs/topics.md) -------------
-    kv_heads: int | None = None  # K/V groups shared by the query heads (1: multi-query)
-    decode: bool = False  # the last row again, as one decoding step from a K/V cache
-    norm: str | None = None  # an encoder block: "post" or "pre" (None: no block)
-    eps: Any = None  # LayerNorm's ε, exact (the value under the root stays rational)
-    gamma: Matrix | None = None  # 1 × d_model LayerNorm scale (default 1s)
-    beta: Matrix | None = None  # 1 × d_model LayerNorm shift (default 0s)
-    W_1: Matrix | None = None  # d_model × d_ff
-    b_1: Matrix | None = None  # 1 × d_ff
-    W_2: Matrix | None = None  # d_ff × d_model
-    b_2: Matrix | None = None  # 1 × d_model
+    #: How the problem is written on paper: "row" (a token per row), or "column" (tokens are
+    #: columns, Q = W_Q X, as on the AI-by-hand sheets). A view, like the notation: the
+    #: matrices here are always in the row layout, and only reading and writing turn them.
+    layout: str = "row"
+    #: The topics of docs/topics.md this problem has (positions, RoPE, …): each topic's
+    #: name and its frozen config, in the order of the registry (:mod:`symattn.topics`).
+    topics: tuple[tuple[str, TopicConfig], ...] = ()
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
@@ -149,15 +145,6 @@ class Problem:
         return self.shapes.heads
 
     @property
-    def kv_groups(self) -> int:
-        """The number of K/V heads: ``kv_heads``, or one per query head."""
-        return self.kv_heads or self.heads
-
-    def kv_group(self, head: int) -> int:
-        """The K/V group of query head ``head`` (0-based): ⌊t·g/h⌋."""
-        return head * self.kv_groups // self.heads
-
-    @property
     def kv_tokens(self) -> tuple[str, ...] | None:
         """The labels of the keys: the memory's tokens in cross-attention; the tokens
         when they are as many as the keys (Q, K and V given with m ≠ n: none)."""
@@ -165,14 +152,23 @@ class Problem:
             return self.memory_tokens
         return self.tokens if self.tokens is not None and len(self.tokens) == self.m else None
 
-    @property
-    def score_divisor(self) -> Any:
-        """What the scores are divided by: the scale, times the temperature (or None)."""
-        if self.temperature is None:
-            return self.scale
-        if self.scale is None:
-            return self.temperature
-        return self.scale * self.temperature
+    def topic(self, name: str) -> Any:
+        """The config of topic ``name``, or None when the problem does not have it."""
+        for topic, config in self.topics:
+            if topic == name:
+                return config
+        return None
+
+    def given(self, name: str) -> Matrix | None:
+        """A matrix the problem gives, by name: X, W_Q, … or one of a topic's (P, W_a, …)."""
+        if name in _MATRICES:
+            matrix: Matrix | None = getattr(self, name)
+            return matrix
+        for _, config in self.topics:
+            found = config.givens().get(name)
+            if found is not None:
+                return found
+        return None
 
     @property
     def renames(self) -> Mapping[str, str]:
@@ -180,4 +176,5 @@ class Problem:
         return dict(self.notation)
 
 
+_MATRICES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target")
 _HASHED = tuple(name for name in Problem.__dataclass_fields__ if name not in ("_hash", "source"))

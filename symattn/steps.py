@@ -15,12 +15,12 @@ one problem.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import SymattnError
 from .ids import split_id
@@ -41,7 +41,7 @@ from .numbers import (
 from .printing import StrPrinter
 from .problem import Matrix, Problem
 
-__all__ = ["Kind", "Source", "Step", "StepSpec", "Values"]
+__all__ = ["Kind", "Plan", "Ref", "Source", "Step", "StepSpec", "Values"]
 
 _ZERO = Fraction(0)
 
@@ -49,32 +49,73 @@ Values = tuple[tuple[Decimal | None, ...], ...]
 """High-precision values of a step's entries (None where symbols leave no number)."""
 
 
-class Kind(Enum):
-    """How a step is made from its operands."""
+class Kind:
+    """How a step is made from its operands: one object per kind, compared by identity.
 
-    TOKENS = "tokens"  # text → tokens → ids
-    LOOKUP = "lookup"  # rows of the embedding table, by id
-    GIVEN = "given"  # a matrix the problem gives (or a head's block of it)
-    PRODUCT = "product"  # operands[0] · operands[1], either transposed
-    SUM_OF_PRODUCTS = "product_sum"  # Σ over pairs of operands of their products
-    SCALE = "scale"  # operand / divisor
-    MASK = "mask"  # −∞ where the mask forbids
-    SOFTMAX = "softmax"  # row-wise softmax
-    WEIGHTED_SUM = "weighted_sum"  # b_i = Σ_j a_ij v_j
-    CONCAT = "concat"  # the heads' outputs side by side
-    COPY = "copy"  # the operand itself (the output of heads without W_O)
-    DIFFERENCE = "difference"  # operands[0] − a given matrix (dO = O − T)
-    COLUMNS = "columns"  # a block of the operand's columns (a head's dO)
-    JACOBIAN = "jacobian"  # row i: (diag(a_i) − a_i a_iᵀ) g_i
-    ADD = "add"  # operands[0] + operands[1], entry by entry (X + P, a residual; −∞ stays −∞)
-    POSITIONS = "positions"  # the sinusoidal table P (sin at even, cos at odd columns)
-    ROTATE = "rotate"  # RoPE: pairs (2i, 2i+1) of row pos turned by pos·base^(−2i/d)
-    ADDITIVE_HIDDEN = "additive_hidden"  # h_ij = q_i W_a + k_j U_a, row (i, j)
-    TANH_SCORE = "tanh_score"  # s_ij = tanh(h_ij) · v_a
-    ROWS = "rows"  # a block of the operand's rows (a K/V cache)
-    DECODE = "decode"  # the last query over the cached keys and its own: one output row
-    LAYERNORM = "layernorm"  # γ (x − μ) / √(σ² + ε) + β over each row (of the operands' sum)
-    AFFINE = "affine"  # operands[0] · operands[1] + operands[2] (a bias row), then activation
+    The kinds of attention itself are the class attributes below; a topic
+    (:mod:`symattn.topics`) makes its own (``ROTATE = Kind("rotate")``) and gives each its
+    exact rule, decimal rule and way of being written.
+
+    >>> Kind("product") is Kind.PRODUCT
+    True
+    """
+
+    __slots__ = ("value",)
+    _made: ClassVar[dict[str, Kind]] = {}
+    value: str
+
+    TOKENS: ClassVar[Kind]  # text → tokens → ids
+    LOOKUP: ClassVar[Kind]  # rows of the embedding table, by id
+    GIVEN: ClassVar[Kind]  # a matrix the problem gives (or a head's block of it)
+    PRODUCT: ClassVar[Kind]  # operands[0] · operands[1], either transposed
+    SUM_OF_PRODUCTS: ClassVar[Kind]  # Σ over pairs of operands of their products
+    SCALE: ClassVar[Kind]  # operand / divisor
+    MASK: ClassVar[Kind]  # −∞ where the mask forbids
+    SOFTMAX: ClassVar[Kind]  # row-wise softmax
+    WEIGHTED_SUM: ClassVar[Kind]  # b_i = Σ_j a_ij v_j
+    CONCAT: ClassVar[Kind]  # the heads' outputs side by side
+    COPY: ClassVar[Kind]  # the operand itself (the output of heads without W_O)
+    DIFFERENCE: ClassVar[Kind]  # operands[0] − a given matrix (dO = O − T)
+    COLUMNS: ClassVar[Kind]  # a block of the operand's columns (a head's dO)
+    JACOBIAN: ClassVar[Kind]  # row i: (diag(a_i) − a_i a_iᵀ) g_i
+    ADD: ClassVar[Kind]  # operands[0] + operands[1], entry by entry (−∞ stays −∞)
+
+    def __new__(cls, value: str) -> Kind:
+        found = cls._made.get(value)
+        if found is None:
+            found = super().__new__(cls)
+            object.__setattr__(found, "value", value)
+            cls._made[value] = found
+        return found
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Kind is immutable")
+
+    def __reduce__(self) -> tuple[type[Kind], tuple[str]]:
+        return Kind, (self.value,)
+
+    def __repr__(self) -> str:
+        return f"Kind({self.value!r})"
+
+
+for _name, _value in {
+    "TOKENS": "tokens",
+    "LOOKUP": "lookup",
+    "GIVEN": "given",
+    "PRODUCT": "product",
+    "SUM_OF_PRODUCTS": "product_sum",
+    "SCALE": "scale",
+    "MASK": "mask",
+    "SOFTMAX": "softmax",
+    "WEIGHTED_SUM": "weighted_sum",
+    "CONCAT": "concat",
+    "COPY": "copy",
+    "DIFFERENCE": "difference",
+    "COLUMNS": "columns",
+    "JACOBIAN": "jacobian",
+    "ADD": "add",
+}.items():
+    type.__setattr__(Kind, _name, Kind(_value))
 
 
 @dataclass(frozen=True)
@@ -84,16 +125,15 @@ class Source:
 
     field: str
     columns: tuple[int, int] | None = None
-    transposed: bool = False  # the column layout: the matrix as the problem file wrote it
 
     def take(self, problem: Problem) -> Matrix:
-        matrix: Matrix | None = getattr(problem, self.field)
+        matrix = problem.given(self.field)
         if matrix is None:
             raise SymattnError(f"{problem.source}: {self.field} is not given")
         if self.columns is not None:
             start, stop = self.columns
             matrix = tuple(tuple(row[start:stop]) for row in matrix)
-        return tuple(zip(*matrix)) if self.transposed else matrix
+        return matrix
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,14 +160,9 @@ class StepSpec:
     round_operand: int | None = None  # operands[0] rounded to this many places first
     diagonal_only: bool = False  # JACOBIAN: a_ij (1 − a_ij) g_ij only
     shown: bool = True  # False for a helper step a mistake model inserts
-    layout: str = "row"  # "column": MASK, SOFTMAX, WEIGHTED_SUM work down the columns
-    angle_base: Any = None  # POSITIONS, ROTATE: the base of the angles (10000)
-    pe_swapped: bool = False  # POSITIONS: cos at even columns, sin at odd ones
-    rope_pairs: str = "interleaved"  # ROTATE: pairs (2i, 2i+1); "half": (i, i + d/2)
-    add_after: bool = False  # PRODUCT: operands[2] added to the product (P after W_Q)
-    rows: tuple[int, int] | None = None  # ROWS: the block
-    activation: str = ""  # AFFINE: "relu", or none
-    unbiased: bool = False  # LAYERNORM: the variance over d − 1 (a mistake model)
+    #: What a topic's kind of step needs besides its operands (the base of RoPE's angles,
+    #: the slopes of ALiBi, …): a frozen dataclass of that topic's own.
+    params: Any = None
 
     @property
     def head(self) -> int | None:
@@ -141,6 +176,60 @@ class StepSpec:
 
     def changed(self, **changes: Any) -> StepSpec:
         return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One entry of a named matrix; ``row`` and ``col`` are 0-based."""
+
+    matrix: str
+    row: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Steps in order, and the matrices they name that the problem gives.
+
+    The plan of a problem is written by :func:`symattn.plan.forward_plan`; a mistake
+    model is a change to it (:meth:`changed`).
+    """
+
+    inputs: tuple[tuple[str, Source], ...]
+    specs: tuple[StepSpec, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.specs if s.shown)
+
+    @property
+    def sources(self) -> Mapping[str, Source]:
+        return dict(self.inputs)
+
+    def spec(self, step_id: str) -> StepSpec:
+        return next(s for s in self.specs if s.id == step_id)
+
+    def changed(self, change: Callable[[StepSpec], StepSpec | None]) -> Plan:
+        """The plan with each spec replaced by ``change(spec)`` (None keeps it)."""
+        return Plan(self.inputs, tuple(change(s) or s for s in self.specs))
+
+    def upstream(self, step_id: str) -> tuple[str, ...]:
+        """The steps that ``step_id`` is made from, directly (never given matrices)."""
+        ids = {s.id for s in self.specs}
+        return tuple(o for o in self.spec(step_id).operands if o in ids)
+
+    def downstream(self, step_id: str) -> tuple[str, ...]:
+        """The steps made from ``step_id``, directly or through other steps, in order."""
+        reached = {step_id}
+        out = []
+        for spec in self.specs:
+            if any(o in reached for o in spec.operands):
+                reached.add(spec.id)
+                out.append(spec.id)
+        return tuple(out)
+
+    def __add__(self, other: Plan) -> Plan:
+        return Plan(self.inputs + other.inputs, self.specs + other.specs)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,10 @@
   for SymPy and NumPy only, for start-up speed);
 * the modules' imports form no cycle (every import counted, at any depth);
 * no module is over 400 lines;
-* the import-linter contract in pyproject.toml (run by .ci/run) names every package.
+* the import-linter contract in pyproject.toml (run by .ci/run) names every package;
+* every topic's NumPy reference (``symattn/topics/<topic>_numpy.py``) is under the
+  contract that keeps the NumPy path apart from the exact one, and imports of symattn
+  only ``numpy_base`` (so the cross-check compares two independent computations).
 """
 
 from __future__ import annotations
@@ -127,6 +130,23 @@ def test_the_layers_contract_names_every_package() -> None:
     top = {m.split(".")[1] for m in MODULES if m.count(".") >= 1}
     missing = {f"symattn.{t}" for t in top} - named - {"symattn.__main__"}
     assert not missing, f"not in the layers contract: {sorted(missing)}"
+
+
+NUMPY_SIBLINGS = sorted(
+    m for m in MODULES if m.startswith("symattn.topics.") and m.endswith("_numpy")
+)
+
+
+def test_every_numpy_sibling_is_kept_apart_from_the_exact_path() -> None:
+    assert len(NUMPY_SIBLINGS) >= 8
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    forbidden = next(c for c in contracts if c["type"] == "forbidden")
+    missing = set(NUMPY_SIBLINGS) - set(forbidden["source_modules"])
+    assert not missing, f"not under the NumPy contract: {sorted(missing)}"
+    for module in NUMPY_SIBLINGS:
+        own = {name for name, _ in _imports(module)}
+        assert own <= {"symattn.topics.numpy_base"}, f"{module} imports {sorted(own)}"
 
 
 @pytest.mark.slow

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 import symattn
 from symattn.check import CheckResult, StepResult, check
-from symattn.check.diagnose import entry_name
+from symattn.check.naming import entry_name
 from symattn.cli import main
 from symattn.numbers import round_half_away
 

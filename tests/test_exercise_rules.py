@@ -83,7 +83,9 @@ def _check(seed: int, options: ExerciseOptions) -> None:
     data = exercise.data
     problem = load(dict(data))
     column = data.get("layout") == "column"
-    x = np.array([[float(v) for v in row] for row in problem.X], dtype=float)
+    x = np.array([[float(v) for v in row] for row in problem.X], dtype=float)  # n × d_model
+    if column and "X" in data:  # the file writes X as d_model × n
+        assert np.allclose(x.T, np.array(data["X"], dtype=float))
     w = {k: np.array(data[k], dtype=float) for k in ("W_Q", "W_K", "W_V")}
     if column:  # the file writes W_Q as d_k × d_model: back to the row layout
         w = {k: m.T for k, m in w.items()}
@@ -130,7 +132,7 @@ def _check(seed: int, options: ExerciseOptions) -> None:
         assert _distinct_columns(out), "two equal output columns"
         outputs.append(out)
     key = np.array([[float(c) for c in row] for row in exercise.key.step("output").values])
-    assert np.allclose(np.hstack(outputs), key.T if column else key)
+    assert np.allclose(np.hstack(outputs), key)  # computed in rows in both layouts
 
 
 def _number(value: object) -> float:

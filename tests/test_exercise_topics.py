@@ -142,7 +142,9 @@ def test_the_column_layout_writes_tokens_as_columns_and_names_a_row_answer(
     assert len(data["X"]) == 3 and len(data["X"][0]) == 4  # d_model × n
     assert len(data["W_Q"]) == 2 and len(data["W_Q"][0]) == 3  # d_k × d_model
     key = derivation(load(data))
-    assert key.step("weights").shape == (4, 4) and key.step("Q").shape == (2, 4)
+    # computed in rows (n × d_k), written in columns (d_k × n)
+    assert key.step("weights").shape == (4, 4) and key.step("Q").shape == (4, 2)
+    assert len(json.loads((teacher / "answers.json").read_text())["Q"]) == 2
     answers = json.loads((teacher / "answers.json").read_text())
     status, out, err = run_cli(
         ["check", str(teacher / "problem.toml"), str(teacher / "answers.json")]
@@ -168,9 +170,6 @@ def test_the_column_layout_writes_tokens_as_columns_and_names_a_row_answer(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--layout", "column", "--heads", "2"], "--layout: the column layout is not available"),
-        (["--layout", "column", "--with", "rope"], "--layout: the column layout is not available"),
-        (["--layout", "column", "--from-text"], "--layout: the column layout is not available"),
         (["--with", "rope", "--d-k", "3"], "--d-k: RoPE turns pairs of columns"),
         (["--with", "gqa,block"], "--with: gqa and block do not go together"),
         (["--layout", "diagonal"], "--layout"),
@@ -185,6 +184,33 @@ def test_combinations_not_derived_are_refused_in_one_line(
     status, _, err = run_cli(["exercises", "--seed", "1", "-o", str(tmp_path / "x"), *extra])
     assert status == 2 and message in err and err.count("\n") == 1, err
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--heads", "2"],
+        ["--heads", "2", "--with", "gqa"],
+        ["--with", "rope,positions"],
+        ["--with", "additive"],
+        ["--with", "block"],
+        ["--from-text"],
+    ],
+)
+def test_the_column_layout_takes_every_topic_and_its_key_checks_itself(
+    tmp_path: Path, extra: list[str]
+) -> None:
+    """The column layout is a view: every exercise the row layout draws, it draws too,
+    and the teacher's own answers (written in columns) check as correct."""
+    argv = ["exercises", "--seed", "3", "--layout", "column", "-o", str(tmp_path / "c"), *extra]
+    status, _, err = run_cli(argv)
+    assert status == 0, err
+    teacher = tmp_path / "c/teacher/01"
+    assert read_file(teacher / "problem.toml")["layout"] == "column"
+    status, out, err = run_cli(
+        ["check", str(teacher / "problem.toml"), str(teacher / "answers.json")]
+    )
+    assert status == 0, out + err
 
 
 def test_topic_exercises_are_reproducible(tmp_path: Path) -> None:

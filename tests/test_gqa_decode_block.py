@@ -22,6 +22,7 @@ from symattn.check import check
 from symattn.compute.numeric import forward
 from symattn.examples import example_names
 from symattn.render import render
+from symattn.topics import numpy_paths
 
 from .helpers import run_cli
 
@@ -129,7 +130,7 @@ def written(matrix: np.ndarray) -> list[list[str]]:
 # -- grouped-query attention ----------------------------------------------------------------
 def test_gqa_heads_share_their_groups_k_and_v() -> None:
     d = symattn.derive(GQA)
-    assert d.problem.kv_groups == 2 and d.problem.d_k == 2 and d.problem.d_v == 2
+    assert d.problem.topic("gqa").groups == 2 and d.problem.d_k == 2 and d.problem.d_v == 2
     assert d.step("h1.K").exact == d.step("h2.K").exact
     assert d.step("h3.K").exact == d.step("h4.K").exact != d.step("h1.K").exact
     ref = gqa_reference(GQA)
@@ -363,7 +364,7 @@ def test_zero_variance_without_eps_is_a_clear_error(tmp_path: Path) -> None:
         ({"norm": "middle"}, 'norm: expected "post" or "pre"'),
         ({"eps": -1}, "eps: expected a rational number ≥ 0"),
         ({"W_1": None}, "missing W_1"),
-        ({"W_2": [[1, 0, 0]]}, "W_2 has 1 rows but needs 4"),
+        ({"W_2": [[1, 0, 0]]}, "W_2: has 1 rows but needs 4"),
         ({"W_V": [[1, 0], [0, 1], [1, 0]]}, "the residual X + output needs them equal"),
         ({"block": False}, "only for an encoder block; add block = true"),
         ({"block": "yes"}, "block: expected true or false"),
@@ -428,5 +429,5 @@ def test_examples_are_bundled_and_their_chinese_has_no_english_sentence() -> Non
 )
 def test_the_numpy_path_covers_every_step(spec: dict[str, Any]) -> None:
     d = symattn.derive(spec)
-    missing = set(d.step_ids) - set(forward(d.problem))
+    missing = set(d.step_ids) - set(forward(d.problem, numpy_paths(d.problem)))
     assert not missing, missing

@@ -23,7 +23,7 @@ import moodle_xml_parser.parser as third_party
 import pytest
 
 from symattn.check import answer_steps
-from symattn.check.diagnose import entry_name
+from symattn.check.naming import entry_name
 from symattn.check.tables import mistake_tables
 from symattn.compute import derivation
 from symattn.derivation import Derivation

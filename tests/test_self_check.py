@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import symattn
-from symattn.check.diagnose import entry_name
+from symattn.check.naming import entry_name
 from symattn.derivation import Derivation
 from symattn.errors import SymattnError
 from symattn.examples import example_names, example_path

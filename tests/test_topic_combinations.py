@@ -16,6 +16,7 @@ import pytest
 
 import symattn
 from symattn.check import check
+from symattn.topics import score_divisor
 
 from .reference_topics import attention, rope, sinusoidal
 from .test_gqa_decode_block import (
@@ -162,8 +163,7 @@ def test_heads_with_rope_and_an_output_projection() -> None:
 def test_the_decode_step_divides_by_the_temperature(change: dict[str, Any], divisor: float) -> None:
     spec = {**DECODE, **change}
     d = symattn.derive(spec)
-    divides, score_divisor = d.step("decode").spec.divisor, d.problem.score_divisor
-    assert divides == score_divisor
+    assert d.step("decode").spec.divisor == score_divisor(d.problem)
     x = floats(spec["X"])
     q, k, v = (x @ floats(spec[w]) for w in ("W_Q", "W_K", "W_V"))
     expected = softmax(q[2:] @ k.T / divisor) @ v
@@ -262,20 +262,12 @@ def test_every_pairing_passes_the_cross_check(base: str, topic: str) -> None:
 
 
 # -- refused, one line each -------------------------------------------------------------------
-COLUMN = {"X": [[1, 0], [0, 1]], "W_Q": [[1, 0], [0, 1]], "W_K": [[1, 0], [0, 1]],
-          "W_V": [[1, 0], [0, 1]], "layout": "column"}  # fmt: skip
-BLOCK_KEYS = {"block": True, "W_1": [[1], [0]], "W_2": [[1, 0]]}
-
-
 @pytest.mark.parametrize(
     ("problem", "message"),
     [
-        ({**COLUMN, "kv_heads": 1}, "column layout is not available with kv_heads yet"),
-        ({**COLUMN, "decode": True}, "column layout is not available with decode yet"),
-        ({**COLUMN, **BLOCK_KEYS}, "column layout is not available with block yet"),
         (
             {**DECODE, "score": "additive", "W_a": [[1], [0]], "U_a": [[0], [1]], "v_a": [1]},
-            'not available with score = "additive" yet',
+            "score: a decode step scores by the dot product; not available with decode yet",
         ),
         ({**DECODE, "valid_lens": [1, 2, 3]}, "decode: a decode step is causal; leave out"),
         (

@@ -88,8 +88,10 @@ class Answers:
     tolerance: Decimal | None = None
     #: Steps whose answer could not be read as a matrix of their shape, and why.
     unreadable: Mapping[str, str] = field(default_factory=dict)
-    #: Column-layout steps answered in the row layout (the transposed shape), as given.
-    row_layout: Mapping[str, Grid] = field(default_factory=dict)
+    #: The steps as the other layout would read them (a column-layout student's matrix as
+    #: if written in the row layout: their grid untransposed), for "answered in the other
+    #: view"; only for column-layout problems.
+    other_view: Mapping[str, Grid] = field(default_factory=dict)
 
 
 def _text(raw: object) -> str:
@@ -218,7 +220,8 @@ def load_answers(
     tolerance = None
     grids: dict[str, list[list[Given | None]]] = {}
     unreadable: dict[str, str] = {}
-    row_layout: dict[str, Grid] = {}
+    other_view: dict[str, Grid] = {}
+    columns = key.problem.layout == "column"  # the answers are written transposed
     for raw_key, raw in data.items():
         if raw_key == "tolerance":
             tolerance = _tolerance(raw, name)
@@ -231,6 +234,8 @@ def load_answers(
                 f"steps are {', '.join(allowed)}"
             )
         rows, cols = key.step(step).shape
+        if columns:
+            rows, cols = cols, rows
         grid = grids.setdefault(step, [[None] * cols for _ in range(rows)])
         i, j = match.group("i"), match.group("j")
         if i is None:
@@ -238,8 +243,8 @@ def load_answers(
             if isinstance(whole, str):
                 unreadable[step] = whole
                 turned = _grid(raw, cols, rows) if rows != cols else whole
-                if key.problem.layout == "column" and not isinstance(turned, str):
-                    row_layout[step] = turned
+                if columns and not isinstance(turned, str):
+                    other_view[step] = turned
                 continue
             grid[:] = [list(r) for r in whole]
         elif not 1 <= int(i) <= rows or (j is not None and not 1 <= int(j) <= cols):
@@ -253,4 +258,9 @@ def load_answers(
         else:
             grid[int(i) - 1][int(j) - 1] = read_entry(raw)
     steps = {s: tuple(tuple(r) for r in g) for s, g in grids.items() if s not in unreadable}
-    return Answers(name, steps, tolerance, unreadable, row_layout)
+    if columns:  # the column layout's matrices, turned to the row layout
+        for step, grid_rows in steps.items():
+            if len(grid_rows) == len(grid_rows[0]):
+                other_view[step] = grid_rows
+        steps = {s: tuple(zip(*g)) for s, g in steps.items()}
+    return Answers(name, steps, tolerance, unreadable, other_view)

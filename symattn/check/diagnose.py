@@ -17,62 +17,32 @@ from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
 from ..numbers import round_half_away
 from ..plan import Plan
-from ..printing import TERMINAL
 from ..render.walker import title_of
 from ..words import Words, words
 from .answers import Answers
 from .compare import Overrides, close, evaluation
-from .mistakes import MISTAKES, Mistake, Run, by_id, pairs, runs
+from .mistakes import MISTAKES, Mistake, Run, message, pairs, runs
+from .naming import Naming
 from .results import Diagnosis
 from .slack import radii
 
-__all__ = ["Diagnoser", "entry_name", "entry_names"]
+__all__ = ["Diagnoser"]
 
 ZERO = Decimal(0)
 
 
-def entry_name(step_id: str, i: int, j: int) -> str:
-    """``a₁,₂`` for entry (i, j), 0-based, of a step (the terminal's names)."""
-    return TERMINAL.entry(step_id, i, j)
-
-
-def entry_names(language: Words, step_id: str, cells: list[tuple[int, int]]) -> str:
-    """``a₁,₁, a₁,₂ and a₂,₁`` (0-based cells), shortened past six."""
-    names = [entry_name(step_id, i, j) for i, j in cells]
-    if len(names) > 6:
-        return language("list.many", first=language("list.sep").join(names[:3]), count=len(names))
-    if len(names) == 1:
-        return names[0]
-    return language("list.and", items=language("list.sep").join(names[:-1]), last=names[-1])
-
-
 class Diagnoser:
-    """Finds the mistakes behind one student's wrong steps."""
+    """Finds the mistakes behind one student's wrong steps; ``naming`` names the entries
+    as the student's paper does."""
 
-    def __init__(self, key: Derivation, answers: Answers, plan: Plan) -> None:
+    def __init__(self, key: Derivation, answers: Answers, plan: Plan, naming: Naming) -> None:
         self.key, self.answers, self.plan = key, answers, plan
         self.problem = key.problem
+        self.naming = naming
         self.en, self.zh = words("en"), words("zh")
 
     def title(self, language: Words, step_id: str) -> str:
         return title_of(self.key.step(step_id), language)
-
-    def row_layout(self, step_id: str) -> list[Diagnosis]:
-        """A column-layout step answered in the row layout: its transpose is the key."""
-        grid = self.answers.row_layout.get(step_id)
-        if grid is None:
-            return []
-        expected = self.key.step(step_id).values
-        tolerance = self.answers.tolerance
-        given = [(i, j, g) for i, row in enumerate(grid) for j, g in enumerate(row) if g]
-        for i, j, g in given:
-            value = expected[j][i]
-            if not g.valid or value is None or not close(g, value, tolerance):
-                return []
-        if not given:
-            return []
-        cells = [(j, i) for i, j, _ in given]
-        return [self.diagnosis(by_id("column_layout_transposed"), step_id, cells, {})]
 
     # -- why ----------------------------------------------------------------------------
     def diagnosis(
@@ -83,11 +53,11 @@ class Diagnoser:
             said = dict(facts)
             if "step" in facts:  # premature rounding names the step rounded too early
                 said["step"] = self.title(language, str(facts["step"]))
-            names = entry_names(language, step_id, cells)
-            messages.append(mistake.message(language, names, self.problem, said))
-        return Diagnosis(
-            mistake.id, messages[0], messages[1], tuple((i + 1, j + 1) for i, j in cells)
-        )
+            names = self.naming.entries(language, step_id, cells)
+            messages.append(
+                message(mistake, language, names, self.problem, said, self.naming.variant)
+            )
+        return Diagnosis(mistake.id, messages[0], messages[1], self.naming.cells(cells))
 
     def _fits(self, step_id: str, values: DecimalMatrix, slack: DecimalMatrix | None) -> bool:
         tolerance = self.answers.tolerance
@@ -123,7 +93,7 @@ class Diagnoser:
             for j, g in enumerate(row)
             if g is not None and g.valid and not close(g, expected[i][j], self.answers.tolerance)
         ]
-        shows = [m for m in MISTAKES if base in m.shows_in]
+        shows = [m for m in MISTAKES if m.shows(base, self.plan)]
         for weaker in (False, True):  # a weaker explanation only when no other fits
             found = []
             for mistake in (m for m in shows if m.weaker == weaker):
@@ -131,8 +101,6 @@ class Diagnoser:
                     if self._explains(step_id, run, overrides, rounding):
                         found.append(self.diagnosis(mistake, step_id, wrong, run[2]))
                         break
-            if len(found) > 1 and any(d.id == "column_layout_transposed" for d in found):
-                found = self._one_layout(step_id, found)
             if found:
                 return found
         both = self._two_at_once(step_id, shows, wrong, overrides, rounding)
@@ -140,16 +108,6 @@ class Diagnoser:
             return both
         slip = self._slip(step_id, expected, overrides, rounding)
         return [slip] if slip is not None else []
-
-    def _one_layout(self, step_id: str, found: list[Diagnosis]) -> list[Diagnosis]:
-        """The row layout and another mistake both explain a column-layout step: the row
-        layout when the whole step is the key transposed, else the other mistake (a
-        softmax along the rows of the student's own column-layout scores is the row
-        layout's softmax too, but the student works in columns)."""
-        (whole,) = runs(by_id("column_layout_transposed"), self.problem, self.plan)
-        if self._explains(step_id, whole, {}, {}):
-            return [d for d in found if d.id == "column_layout_transposed"]
-        return [d for d in found if d.id != "column_layout_transposed"]
 
     def _two_at_once(
         self,
@@ -209,7 +167,7 @@ class Diagnoser:
                 parts[lang].append(
                     language(
                         "diagnosis.slip_entry",
-                        name=entry_name(step_id, i, j),
+                        name=self.naming.entry(step_id, i, j),
                         given=g.text,
                         want=want,
                     )
@@ -220,14 +178,11 @@ class Diagnoser:
             lang: language(
                 "diagnosis.arithmetic_slip",
                 slips=language("list.sep2").join(parts[lang]),
-                entries=entry_names(language, step_id, cells),
+                entries=self.naming.entries(language, step_id, cells),
             )
             + language(f"diagnosis.arithmetic_slip_{ending}")
             for lang, language in (("en", self.en), ("zh", self.zh))
         }
         return Diagnosis(
-            "arithmetic_slip",
-            messages["en"],
-            messages["zh"],
-            tuple((i + 1, j + 1) for i, j in cells),
+            "arithmetic_slip", messages["en"], messages["zh"], self.naming.cells(cells)
         )

@@ -10,19 +10,19 @@ the marks, the diagnosis and the hints.
 
 from __future__ import annotations
 
+from ..formula import Name, Sub, Sym
 from ..printing import Notation
 from ..render.blocks import Display, Sentence
 from ..render.kinds import step_blocks
 from ..render.latex import display, latex_message, sentence
-from ..render.math import Name, Sub, Sym
 from ..render.tex import TexPrinter, text_escape
 from ..render.tex_document import document
 from ..render.text import line_text, width
 from ..render.unicode_math import UnicodeMath
 from ..render.walker import title_of
 from ..words import Words, words
-from .diagnose import entry_name, entry_names
 from .mistakes import mistake_name
+from .naming import Naming, entry_name, entry_names
 from .results import CheckResult, StepResult
 
 __all__ = ["entry_messages", "mark", "render_feedback_latex", "render_feedback_text", "score_line"]
@@ -138,7 +138,7 @@ def render_feedback_text(
         if step.diagnosis:
             out.append(f"    {w('feedback.diagnosis')}")
             for d in step.diagnosis:
-                name = mistake_name(w, d.id, result.derivation.problem)
+                name = mistake_name(w, d.id, Naming(result.derivation.problem.layout).variant)
                 out.append(f"      • {name} — {_message(w, d.message, d.message_zh)}")
         wrong = _first_wrong(step)
         if first and wrong is not None and show_key:
@@ -201,7 +201,8 @@ def render_feedback_latex(
             body.append("\\begin{itemize}")
             for d in step.diagnosis:
                 message = latex_message(_message(w, d.message, d.message_zh) or "")
-                name = text_escape(mistake_name(w, d.id, result.derivation.problem))
+                variant = Naming(result.derivation.problem.layout).variant
+                name = text_escape(mistake_name(w, d.id, variant))
                 body.append(f"\\item \\textbf{{{name}}}: {message}")
             body.append("\\end{itemize}")
         wrong = _first_wrong(step)

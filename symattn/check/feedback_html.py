@@ -15,17 +15,17 @@ Entries and steps carry ``data-step``, ``data-row``, ``data-col`` (1-based) and
 
 from __future__ import annotations
 
+from ..formula import Line, Name, Sub, Sym
 from ..printing import Notation
 from ..render.blocks import Display
 from ..render.html import display_html, inline_html, message_html
 from ..render.html_page import esc, page
 from ..render.kinds import step_blocks
-from ..render.math import Line, Name, Sub, Sym
 from ..render.tex import TexPrinter
 from ..render.walker import title_of
 from ..words import Words, words
-from .diagnose import entry_name
 from .feedback import entry_messages, score_line
+from .naming import entry_name
 from .results import CheckResult, Diagnosis, StepResult
 
 __all__ = ["render_feedback_html"]

@@ -32,8 +32,9 @@ from ..words import Words, words
 from .answers import Answers, Given, answer_steps
 from .compare import EXACT_TOLERANCE, Overrides, close, evaluation, key_values, overrides_before
 from .diagnose import Diagnoser
-from .mistakes import by_id
-from .results import EntryResult, StepResult
+from .mistakes import OTHER_VIEW, by_id
+from .naming import Naming
+from .results import Diagnosis, EntryResult, StepResult
 from .slack import radii
 
 __all__ = ["COARSE_PLACES", "Marker", "ancestors"]
@@ -57,6 +58,10 @@ def ancestors(plan: Plan, step_id: str) -> set[str]:
     return found
 
 
+def _is_close(g: Given, value: Decimal | None, tolerance: Decimal | None) -> bool:
+    return value is not None and close(g, value, tolerance)
+
+
 @dataclass(frozen=True)
 class _Trial:
     """The step recomputed from some of the student's earlier answers."""
@@ -78,7 +83,8 @@ class Marker:
         self.plan = plan + backward_plan(self.problem) if key.has("dO") else plan
         self.en, self.zh = words("en"), words("zh")
         self.right_steps: set[str] = set()
-        self.why = Diagnoser(key, answers, self.plan)
+        self.naming = Naming(self.problem.layout)
+        self.why = Diagnoser(key, answers, self.plan, self.naming)
 
     def title(self, language: Words, step_id: str) -> str:
         return title_of(self.key.step(step_id), language)
@@ -87,12 +93,12 @@ class Marker:
         results = []
         for step_id in answer_steps(self.key):
             if step_id in self.answers.unreadable:
-                rows, cols = self.key.step(step_id).shape
+                rows, cols = self.naming.index(*self.key.step(step_id).shape)
                 results.append(
                     StepResult(
                         step_id,
                         [],
-                        diagnosis=self.why.row_layout(step_id),
+                        diagnosis=self.other_view(step_id),
                         error=self.answers.unreadable[step_id],
                         error_zh=self.zh("step.unreadable", rows=rows, cols=cols),
                     )
@@ -166,12 +172,38 @@ class Marker:
                     entries.append(entry)
                     if trial is not None:
                         used.append(trial)
+        entries.sort(key=lambda e: e.index)  # in the order the student wrote them
         rows, cols = len(grid), len(grid[0])
         result = StepResult(step_id, entries, len(entries), rows * cols)
         self._notes(result, used)
         if any(e.status == "wrong" for e in entries):
-            result.diagnosis = self.why.diagnose(step_id, expected, overrides, rounding)
+            result.diagnosis = self.other_view(step_id) or self.why.diagnose(
+                step_id, expected, overrides, rounding
+            )
         return result
+
+    def other_view(self, step_id: str) -> list[Diagnosis]:
+        """A column-layout step answered in the row layout (each token a row): the whole
+        step, read the other way, is the key."""
+        grid = self.answers.other_view.get(step_id)
+        if grid is None:
+            return []
+        expected = self.key.step(step_id).values
+        given = [(i, j, g) for i, row in enumerate(grid) for j, g in enumerate(row) if g]
+        if not given or (len(grid) == len(grid[0]) and grid == tuple(zip(*grid))):
+            return []  # nothing written, or a symmetric matrix: either view reads the same
+        for i, j, g in given:
+            value = expected[i][j]
+            if not g.valid or value is None or not close(g, value, self.answers.tolerance):
+                return []
+        square = len(grid) == len(grid[0])
+        misread = [  # the entries that the written view reads wrong (not the diagonal, …)
+            (i, j)
+            for i, j, g in given
+            if not (square and _is_close(g, expected[j][i], self.answers.tolerance))
+        ]
+        misread.sort(key=lambda ij: self.naming.index(*ij))
+        return [self.why.diagnosis(OTHER_VIEW, step_id, misread, {})]
 
     def _entry(
         self,
@@ -190,7 +222,7 @@ class Marker:
         expected = exact if g.exact and rational else decimal  # an exact answer: the exact key
         if not g.valid:
             return EntryResult(
-                (i + 1, j + 1),
+                self._index(i, j),
                 g.text,
                 expected,
                 exact,
@@ -223,8 +255,13 @@ class Marker:
             message = self.en("entry.exact_close", **facts)
             message_zh = self.zh("entry.exact_close", **facts)
         return EntryResult(
-            (i + 1, j + 1), g.text, expected, exact, status, message, message_zh
+            self._index(i, j), g.text, expected, exact, status, message, message_zh
         ), trial
+
+    def _index(self, i: int, j: int) -> tuple[int, int]:
+        """Row-layout entry (i, j) as the student wrote it, 1-based."""
+        a, b = self.naming.index(i, j)
+        return a + 1, b + 1
 
     def _too_coarse(self, g: Given, key: Decimal) -> bool:
         if self.places is None or g.places is None or g.places >= self.places:
@@ -239,7 +276,7 @@ class Marker:
                 facts = {"step": trial.coarse[0], "places": trial.coarse[1]}
                 rounding = by_id("premature_rounding")
                 cells = [
-                    (e.index[0] - 1, e.index[1] - 1)
+                    self.naming.index(e.index[0] - 1, e.index[1] - 1)  # (its own inverse)
                     for e in result.entries
                     if e.status == "carried"
                 ]

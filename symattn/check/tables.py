@@ -29,8 +29,8 @@ from ..problem import Problem
 from ..words import words
 from .answers import answer_steps
 from .compare import evaluation
-from .diagnose import entry_names
-from .mistakes import MISTAKES, Mistake, runs
+from .mistakes import MISTAKES, OTHER_VIEW, Mistake, message, runs
+from .naming import Naming
 
 __all__ = ["MistakeTable", "key_plan", "mistake_tables", "rounded"]
 
@@ -68,8 +68,32 @@ class MistakeTable:
         """The mistake's sentence in ``lang`` about ``cells`` of ``step_id`` (default: the
         entries where it differs)."""
         language = words(lang)
-        named = entry_names(language, step_id, list(cells or self.differs[step_id]))
-        return self.mistake.message(language, named, self.problem, dict(self.facts))
+        naming = Naming(self.problem.layout)
+        named = naming.entries(language, step_id, list(cells or self.differs[step_id]))
+        return message(
+            self.mistake, language, named, self.problem, dict(self.facts), naming.variant
+        )
+
+
+def _runs(
+    mistake: Mistake, key: Derivation, plan: Plan
+) -> list[tuple[Problem, Plan | None, dict[str, Any]]]:
+    """The ways of making ``mistake``; a column-layout problem answered in the other view
+    (the row layout) is one way of its own (no plan: the key's values, transposed)."""
+    if mistake is OTHER_VIEW:
+        return [(key.problem, None, {})] if key.problem.layout == "column" else []
+    return list(runs(mistake, key.problem, plan))
+
+
+def _other_view(key: Derivation) -> dict[str, DecimalMatrix]:
+    """What a column-layout student who wrote the row layout gives, in the row layout's
+    coordinates: every square step transposed (the others do not fit the page)."""
+    out: dict[str, DecimalMatrix] = {}
+    for step in key.steps:
+        rows, cols = step.shape
+        if rows == cols and all(v is not None for row in step.values for v in row):
+            out[step.id] = [[v for v in col if v is not None] for col in zip(*step.values)]
+    return out
 
 
 def _shape(values: DecimalMatrix) -> tuple[int, int]:
@@ -107,15 +131,15 @@ def mistake_tables(key: Derivation, places: int | None = None) -> list[MistakeTa
     out: list[MistakeTable] = []
     seen: set[tuple[str, str]] = set()
     for mistake in MISTAKES:
-        for problem, changed, facts in runs(mistake, key.problem, plan):
-            values = evaluation(problem, changed, {})
+        for problem, changed, facts in _runs(mistake, key, plan):
+            values = evaluation(problem, changed, {}) if changed is not None else _other_view(key)
             if values is None:
                 continue
             kept: dict[str, DecimalMatrix] = {}
             differs: dict[str, tuple[tuple[int, int], ...]] = {}
             for step_id in steps:
                 base = step_id.split(".", 1)[-1]
-                if base not in mistake.shows_in or step_id not in values:
+                if not mistake.shows(base, plan) or step_id not in values:
                     continue
                 if _shape(values[step_id]) != key.step(step_id).shape:
                     continue  # a matrix of another shape (Σ a_ij k_j when d_k ≠ d_v): no entries

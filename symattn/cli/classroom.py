@@ -27,7 +27,7 @@ from ..classroom import (
     write_feedback,
 )
 from ..errors import SymattnError
-from ..exercises import LAYOUTS, TOPICS, ExerciseOptions, moodle_quiz
+from ..exercises import DRAWN, LAYOUTS, ExerciseOptions, moodle_quiz
 from ..output import ProgressBar, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
@@ -80,7 +80,7 @@ def add_exercises(commands: Any) -> None:
         dest="topics",
         metavar="TOPICS",
         default="",
-        help=f"more of the attention unit, comma-separated: {', '.join(TOPICS)}",
+        help=f"more of the attention unit, comma-separated: {', '.join(DRAWN)}",
     )
     ex.add_argument(
         "--layout",

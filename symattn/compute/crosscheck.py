@@ -37,6 +37,7 @@ from ..numbers import (
     to_sympy,
 )
 from ..steps import Step
+from ..topics import numpy_paths
 from .numeric import backward, forward
 
 __all__ = ["TOLERANCE", "Crosscheck", "crosscheck"]
@@ -57,7 +58,7 @@ def crosscheck(derivation: Derivation) -> Crosscheck | None:
     symbolic problems)."""
     if derivation.problem.symbolic:
         return None
-    floats = forward(derivation.problem)
+    floats = forward(derivation.problem, numpy_paths(derivation.problem))
     if "dO" in derivation.step_ids:
         backward(derivation.problem, floats)
     max_abs = max_rel = 0.0

@@ -31,7 +31,7 @@ from ..plan import Plan, forward_plan
 from ..problem import Matrix, Problem
 from ..steps import Kind, Step, StepSpec, Values
 from . import values as decimal_rules
-from .exact import FORWARD_RULES, ExactRule, rule_of
+from .exact import FORWARD_RULES, ExactRule
 
 __all__ = ["WORKING_PRECISION", "execute", "run"]
 
@@ -152,7 +152,7 @@ def execute(
         matrices[name] = source.take(problem)
     for spec in plan.specs:
         args = [matrices[o] for o in spec.operands]
-        entries = rule_of(spec, rules)(spec, args, problem)
+        entries = rules[spec.kind](spec, args, problem)
         evaluated: Matrix | None = entries
         if all(_direct(x) for row in entries for x in row):
             step_values = values.direct(entries)

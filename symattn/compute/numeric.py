@@ -9,20 +9,25 @@ for a weight), which :mod:`symattn.crosscheck` uses to measure relative error.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from . import numeric_block as block
-from . import numeric_positions as positions
+from ..topics.numpy_base import Attention, NumpyPath
 
 if TYPE_CHECKING:
     from ..problem import Matrix, Problem
 
+#: The NumPy siblings of a problem's topics, with their configs (handed in by the caller,
+#: so that this module never imports the topics' exact side).
+Paths = Sequence[tuple[NumpyPath, Any]]
+
 __all__ = ["backward", "forward"]
 
 Array = NDArray[np.float64]
+Pair = tuple[Array, Array]
 
 #: Relative error of a weight beyond which float64 is taken to have lost the weight.
 LOST = 1e-9
@@ -44,19 +49,30 @@ def _floats(matrix: Matrix) -> Array:
     return np.array(rows, dtype=np.float64)
 
 
-def forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
-    """Float64 attention: step id → (values, magnitude of the terms behind each entry).
+def forward(problem: Problem, paths: Paths = ()) -> dict[str, tuple[Array, Array]]:
+    """Float64 attention: step id → (values, magnitude of the terms behind each entry),
+    in the row layout, with the steps of the problem's topics (``paths``).
 
     Overflow and invalid operations (scores of 10⁴⁰⁰) give inf and NaN silently; the
     cross-check does not compare entries whose terms are not finite.
     """
     with np.errstate(all="ignore"):
-        out = _forward(problem)
-    return positions.to_columns(out) if problem.layout == "column" else out
+        return _forward(problem, paths)
 
 
-def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
+def _divisor(problem: Problem, paths: Paths) -> float | None:
+    """The scale times the topics' factors (the temperature), as a float."""
+    c = None if problem.scale is None else float(problem.scale)
+    for path, config in paths:
+        factor = path.divisor(problem, config)
+        if factor is not None:
+            c = factor if c is None else c * factor
+    return c
+
+
+def _forward(problem: Problem, paths: Paths) -> dict[str, tuple[Array, Array]]:
     out: dict[str, tuple[Array, Array]] = {}
+    x_name = "X"
     if problem.lookup is not None:
         ids = np.array([[float(i)] for i in problem.lookup.ids])
         out["tokens"] = (ids, np.abs(ids))
@@ -68,10 +84,12 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         assert problem.W_K is not None and problem.W_V is not None
         x = _floats(problem.X)
         out["X"] = (x, np.abs(x))
-        x = positions.with_positions(problem, x, out)
-        if problem.norm == "pre":  # a pre-norm block: attention reads LN(X) (LN(X̃))
-            out["X_norm"] = block.layer_norm(problem, x, out.get("X_pos", out["X"])[1])
-            x = out["X_norm"][0]
+        for path, config in paths:  # X, or X̃ = X + P
+            x_name = path.after_x(problem, config, x_name, out)
+        attended = x_name
+        for path, config in paths:  # X̃, or LN(X̃) before a pre-norm block
+            attended = path.attended(problem, config, attended, out)
+        x = out[attended][0]
         kv = _floats(problem.memory) if problem.memory is not None else x
         wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
         q, k, v = x @ wq, kv @ wk, kv @ wv
@@ -80,30 +98,33 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         x = _floats(problem.X)
         out["X"] = (x, np.abs(x))
     heads = problem.heads
+    divisor = _divisor(problem, paths)
+    attention: list[tuple[str, str, str]] = []
     if heads == 1 and problem.W_O is None:
-        _head(out, "", problem, (q, mq), (k, mk), (v, mv))
-        block.after_attention(out, problem, "output", [""])
+        attention.append(_head(out, "", problem, (q, mq), (k, mk), (v, mv), paths, divisor)[1])
+        _after(problem, paths, out, Attention(tuple(attention), divisor, "output", x_name))
         return out
     d_k, d_v = problem.d_k, problem.d_v
-    groups = problem.kv_heads or heads  # grouped-query attention: head t uses ⌊t·g/h⌋
     pieces = []
     for t in range(heads):
-        g = t * groups // heads
+        g = _group(problem, paths, t)
         qs, ks, vs = (
             slice(t * d_k, (t + 1) * d_k),
             slice(g * d_k, (g + 1) * d_k),
             slice(g * d_v, (g + 1) * d_v),
         )
-        pieces.append(
-            _head(
-                out,
-                f"h{t + 1}.",
-                problem,
-                (q[:, qs], mq[:, qs]),
-                (k[:, ks], mk[:, ks]),
-                (v[:, vs], mv[:, vs]),
-            )
+        piece, names = _head(
+            out,
+            f"h{t + 1}.",
+            problem,
+            (q[:, qs], mq[:, qs]),
+            (k[:, ks], mk[:, ks]),
+            (v[:, vs], mv[:, vs]),
+            paths,
+            divisor,
         )
+        pieces.append(piece)
+        attention.append(names)
     concat = np.hstack([p[0] for p in pieces])
     concat_mag = np.hstack([p[1] for p in pieces])
     out["concat"] = (concat, concat_mag)
@@ -112,37 +133,58 @@ def _forward(problem: Problem) -> dict[str, tuple[Array, Array]]:
         out["output"] = (concat @ wo, concat_mag @ np.abs(wo))
     else:
         out["output"] = (concat, concat_mag)
-    prefixes = [f"h{t + 1}." for t in range(heads)]
-    block.after_attention(out, problem, "output", prefixes)
+    _after(problem, paths, out, Attention(tuple(attention), divisor, "output", x_name))
     return out
+
+
+def _group(problem: Problem, paths: Paths, head: int) -> int:
+    """Head t's K/V head: its own, unless a topic groups them (⌊t·g/h⌋)."""
+    for path, config in paths:
+        group = path.kv_group(problem, config, head)
+        if group is not None:
+            return group
+    return head
+
+
+def _after(problem: Problem, paths: Paths, out: dict[str, Pair], attention: Attention) -> None:
+    for path, config in paths:
+        path.after_attention(problem, config, out, attention)
 
 
 def _head(
     out: dict[str, tuple[Array, Array]],
     prefix: str,
     problem: Problem,
-    qs: tuple[Array, Array],
-    ks: tuple[Array, Array],
-    vs: tuple[Array, Array],
-) -> tuple[Array, Array]:
-    """One head of attention in float64; its steps go in ``out`` with ``prefix``."""
-    (q, mq), (k, mk), (v, mv) = qs, ks, vs
-    out[f"{prefix}Q"], out[f"{prefix}K"], out[f"{prefix}V"] = (q, mq), (k, mk), (v, mv)
-    if problem.rope:
-        base = float(problem.rope_base)
-        (q, mq), (k, mk) = positions.rotate(q, mq, base), positions.rotate(k, mk, base)
-        out[f"{prefix}Q_rot"], out[f"{prefix}K_rot"] = (q, mq), (k, mk)
-    if problem.score == "additive":
-        out[f"{prefix}additive_hidden"], (scores, mag) = positions.additive(problem, q, k)
-    else:
-        scores, mag = q @ k.T, mq @ mk.T
+    qs: Pair,
+    ks: Pair,
+    vs: Pair,
+    paths: Paths,
+    divisor: float | None,
+) -> tuple[Pair, tuple[str, str, str]]:
+    """One head of attention in float64; its steps go in ``out`` with ``prefix``; returns
+    its output and the names of the queries and keys it scored."""
+    out[f"{prefix}Q"], out[f"{prefix}K"], out[f"{prefix}V"] = qs, ks, vs
+    q_name, k_name = f"{prefix}Q", f"{prefix}K"
+    for path, config in paths:  # RoPE turns them
+        q_name, k_name = path.after_qk(problem, config, prefix, q_name, k_name, out)
+    names = (prefix, q_name, k_name)
+    (q, mq), (k, mk), (v, mv) = out[q_name], out[k_name], vs
+    scored = None
+    for path, config in paths:  # additive scores
+        scored = scored or path.scores(problem, config, prefix, q_name, k_name, out)
+    scores, mag = scored if scored is not None else (q @ k.T, mq @ mk.T)
     out[f"{prefix}scores"] = (scores, mag)
-    c = positions.divisor(problem)
-    if c is not None:
-        scores, mag = scores / c, mag / c
+    if divisor is not None:
+        scores, mag = scores / divisor, mag / divisor
         out[f"{prefix}scaled_scores"] = (scores, mag)
-    if problem.mask is not None or problem.mask_add is not None:
-        scores, mag = positions.masked(problem, scores, mag)
+    head = int(prefix[1:-1]) - 1 if prefix else 0
+    for path, config in paths:
+        scores, mag = path.on_scores(problem, config, prefix, head, (scores, mag), out)
+    if problem.mask is not None:
+        keep = np.array(problem.mask, dtype=bool)
+        for path, config in paths:
+            keep = path.keep(problem, config, keep)
+        scores = np.where(keep, scores, -np.inf)
         out[f"{prefix}masked_scores"] = (scores, mag)
     top = np.max(scores, axis=1, keepdims=True)
     e = np.exp(scores - top)
@@ -155,7 +197,7 @@ def _head(
     row_max = np.broadcast_to(np.max(weights, axis=1, keepdims=True) * widen, weights.shape)
     out[f"{prefix}weights"] = (weights, row_max.copy())
     out[f"{prefix}output"] = (weights @ v, (weights @ mv) * widen)
-    return out[f"{prefix}output"]
+    return out[f"{prefix}output"], names
 
 
 def backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:

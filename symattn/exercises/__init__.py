@@ -3,15 +3,14 @@
 (:mod:`.moodle`, :mod:`.cloze`)."""
 
 from .files import answers_json, answers_template, key_title, matrices_json, problem_toml
-from .generate import LAYOUTS, Exercise, ExerciseOptions, exercise_seed, generate
+from .generate import DRAWN, LAYOUTS, Exercise, ExerciseOptions, exercise_seed, generate
 from .moodle import QuizItem, moodle_quiz
 from .self_check import render_self_check
 from .sheet import render_sheet, render_summary
-from .topics import TOPICS
 
 __all__ = [
+    "DRAWN",
     "LAYOUTS",
-    "TOPICS",
     "Exercise",
     "ExerciseOptions",
     "QuizItem",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from ..check.diagnose import entry_name
+from ..check.naming import entry_name
 from ..check.tables import MistakeTable, rounded
 from ..derivation import Derivation
 from ..errors import SymattnError

@@ -11,9 +11,9 @@ from typing import Any
 
 from ..check import answer_steps
 from ..derivation import Derivation
-from ..load import topic_keys, topics
 from ..numbers import NegInf, rational_value
 from ..printing import fraction_str
+from ..topics import keys as topic_keys
 from ..words import words
 from .generate import Exercise
 
@@ -50,8 +50,9 @@ def problem_toml(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: Keys a topic adds to an exercise: every key the problem reader knows from a topic.
-TOPIC_KEYS = (*topic_keys.TOPIC_KEYS, *topics.TOPIC_KEYS)
+#: Keys a topic adds to an exercise: every key the problem reader knows from a topic, and
+#: the layout.
+TOPIC_KEYS = (*topic_keys(), "layout")
 
 
 def _toml(value: Any) -> str:
@@ -94,8 +95,13 @@ def answers_json(
                 else:
                     cells.append(step.decimal_str(i, j, places) or "")
             rows.append(cells)
-        out[step_id] = rows
+        out[step_id] = _written(key, rows)
     return out
+
+
+def _written(key: Derivation, rows: list[list[Any]]) -> list[list[Any]]:
+    """A step's rows as the problem's layout writes them (the column layout: transposed)."""
+    return [list(col) for col in zip(*rows)] if key.problem.layout == "column" else rows
 
 
 def matrices_json(data: dict[str, Any]) -> str:
@@ -121,5 +127,5 @@ def answers_template(exercise: Exercise) -> dict[str, list[list[None]]]:
     out: dict[str, list[list[None]]] = {}
     for step_id in exercise.steps:
         rows, cols = exercise.key.step(step_id).shape
-        out[step_id] = [[None] * cols for _ in range(rows)]
+        out[step_id] = _written(exercise.key, [[None] * cols for _ in range(rows)])
     return out

@@ -30,15 +30,16 @@ from math import isqrt
 from typing import Any
 
 from ..compute import derivation
-from ..compute.variants import NotApplicable
 from ..derivation import Derivation
-from ..errors import SymattnError
+from ..errors import NotApplicable, SymattnError
 from ..load import load
+from ..problem import LAID_OUT
 from ..steps import Kind
+from ..topics import TOPICS, by_name, laid_out
+from ..topics.base import Topic
 from ..words import LANGUAGES, words
-from .look import scores_nice
+from .nice import scores_nice
 from .rules import derived_flaw, given_flaw
-from .topics import TOPICS
 
 __all__ = ["Exercise", "ExerciseOptions", "exercise_seed", "generate"]
 
@@ -55,8 +56,8 @@ HOPELESS = 30_000
 MAX_PLACES = 8
 #: The layouts an exercise may be written in.
 LAYOUTS = ("row", "column")
-#: The topics the column layout takes (the others are derived in the row layout only).
-COLUMN_TOPICS = ("temperature",)
+#: The topics an exercise can be drawn with (``--with``): those with a draw of their own.
+DRAWN = tuple(t.name for t in TOPICS if type(t).draw is not Topic.draw)
 
 
 @dataclass(frozen=True)
@@ -74,50 +75,25 @@ class ExerciseOptions:
     allow_ties: bool = False
     places: int = 4
     from_text: bool = False
-    topics: tuple[str, ...] = ()  # more of the attention unit: see TOPICS
+    topics: tuple[str, ...] = ()  # more of the attention unit: see DRAWN
     layout: str = "row"  # or "column": tokens are columns (Q = W_Q X), as AI-by-hand writes
 
     def __post_init__(self) -> None:
-        unknown = [t for t in self.topics if t not in TOPICS]
+        unknown = [t for t in self.topics if t not in DRAWN]
         if unknown:
             raise SymattnError(
-                f"expected some of {', '.join(TOPICS)}, found {', '.join(unknown)}", option="with"
+                f"expected some of {', '.join(DRAWN)}, found {', '.join(unknown)}", option="with"
             )
         if self.layout not in LAYOUTS:
             raise SymattnError(
                 f"expected {' or '.join(LAYOUTS)}, found {self.layout!r}", option="layout"
             )
-        if self.layout == "column":
-            refused = [t for t in self.topics if t not in COLUMN_TOPICS]
-            if refused or self.heads != 1 or self.from_text:
-                what = ", ".join(refused) or ("heads" if self.heads != 1 else "--from-text")
-                raise SymattnError(
-                    f"the column layout is not available with {what} yet; use the row layout",
-                    option="layout",
-                )
-        if "rope" in self.topics and self.d_k is not None and self.d_k % 2:
-            raise SymattnError(
-                f"RoPE turns pairs of columns: expected an even d_k, found {self.d_k}",
-                option="d-k",
-            )
-        if "gqa" in self.topics and "block" in self.topics:
-            raise SymattnError(
-                "gqa and block do not go together (an encoder block exercise has one head)",
-                option="with",
-            )
-        if "gqa" in self.topics and self.heads == 1:
-            object.__setattr__(self, "heads", 2)  # grouped-query attention needs heads
-        if "block" in self.topics and self.d_v is not None and self.d_v != self.shape[1]:
-            raise SymattnError(
-                "an encoder block adds the attention output to X: d_v is d_model "
-                f"({self.shape[1]}), found {self.d_v}",
-                option="d-v",
-            )
-        if "block" in self.topics and self.heads != 1:
-            raise SymattnError(
-                "an encoder block exercise has one head (its output must be d_model wide)",
-                option="heads",
-            )
+        for topic in self.drawn:
+            heads = topic.heads(self)
+            if heads is not None:
+                object.__setattr__(self, "heads", heads)
+        for topic in self.drawn:
+            topic.check_options(self)
         if self.level not in LEVELS:
             raise SymattnError(f"expected 1, 2 or 3, found {self.level}", option="level")
         if not 1 <= self.heads <= 4:
@@ -153,24 +129,34 @@ class ExerciseOptions:
             )
 
     @property
+    def drawn(self) -> list[Topic]:
+        """The topics of this exercise, in the order ``--with`` lists them."""
+        return [by_name(name) for name in self.topics]
+
+    @property
     def shape(self) -> tuple[int, int, int, int]:
         """Tokens, d_model, d_k, d_v (per head, d_k ≤ d_model / heads unless d_k is asked
-        for, as in a transformer whose heads split the model's width)."""
+        for, as in a transformer whose heads split the model's width; as the topics need
+        them: an even d_k for RoPE, d_v = d_model for a block)."""
         _, n, d_model, d_k, _ = LEVELS[self.level]
         n = self.tokens or n
         d_model = self.d_model or d_model
         d_k = self.d_k or max(1, min(d_k, d_model // self.heads))
-        if "rope" in self.topics and d_k % 2:
-            d_k += 1  # RoPE turns pairs of columns
+        for topic in self.drawn:
+            d_k = topic.d_k(self, d_k)
         d_v = self.d_v if self.d_v is not None else min(d_k, 2)
-        if "block" in self.topics:
-            d_v = d_model  # the residual adds the attention output to X
+        for topic in self.drawn:
+            d_v = topic.d_v(self, d_model, d_v)
         return n, d_model, d_k, d_v
 
     @property
     def kv_heads(self) -> int:
-        """K/V heads: half the query heads with grouped-query attention (one: multi-query)."""
-        return max(1, self.heads // 2) if "gqa" in self.topics else self.heads
+        """K/V heads: one per query head, unless a topic shares them (grouped queries)."""
+        for topic in self.drawn:
+            groups = topic.kv_heads(self)
+            if groups is not None:
+                return groups
+        return self.heads
 
     @property
     def scale_is_whole(self) -> bool:
@@ -276,16 +262,20 @@ def _draw(
         "mask": options.mask,
         "places": options.places,
     }
-    for topic in options.topics:
-        TOPICS[topic](rng, options, data, matrix)
+    for topic in options.drawn:
+        topic.draw(rng, options, data, matrix)
     return data, sentence
 
 
 def as_columns(data: dict[str, Any]) -> dict[str, Any]:
-    """The problem written in the column layout: X, the W's (and a mask) transposed."""
+    """The problem written in the column layout: X, the W's, Q, K, V, dO, the mask and
+    every matrix of a topic (P, W_a, W_1, …) transposed; vectors and the embedding table
+    as they are."""
     out = dict(data, layout="column")
-    for name in ("X", "W_Q", "W_K", "W_V"):
-        out[name] = [list(col) for col in zip(*data[name])]
+    for name in (*LAID_OUT, *laid_out()):
+        value = data.get(name)
+        if isinstance(value, list) and value and isinstance(value[0], list):
+            out[name] = [list(col) for col in zip(*value)]
     return out
 
 
@@ -307,13 +297,13 @@ def _one(
         signature = _signature(data)
         if signature in seen or given_flaw(data) is not None:
             continue
+        try:
+            problem = load(dict(data))
+        except SymattnError:
+            continue  # a draw the topic cannot take
         if not scores_nice(
-            data,
-            sentence,
-            heads=options.heads,
-            kv_heads=options.kv_heads,
-            d_k=d_k,
-            bound=LEVELS[options.level][4],
+            problem,
+            LEVELS[options.level][4],
             causal=options.mask == "causal",
             ties=options.allow_ties,
         ):
@@ -322,10 +312,9 @@ def _one(
         if options.layout == "column":
             data = as_columns(data)
         try:
-            problem = load(dict(data))
             if sentence is not None and list(problem.tokens or ()) != sentence:
                 continue  # the text must cut into the words it was made of
-            key = derivation(problem)
+            key = derivation(load(dict(data)) if options.layout == "column" else problem)
         except (SymattnError, NotApplicable):
             continue  # a draw the topic cannot take (a LayerNorm row of variance 0, say)
         if key.crosscheck is None or not key.crosscheck.passed:

@@ -14,9 +14,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..derivation import Derivation
+from ..formula import Line, Math, Name
 from ..render.blocks import Block, Display, Heading, Sentence
 from ..render.kinds import build_blocks
-from ..render.math import Line, Math, Name
 from ..render.walker import plain_table
 from ..steps import Kind
 from ..words import Words

@@ -27,18 +27,17 @@ from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..printing import TERMINAL, pretty
-from ..render.notes import given_notes
+from ..render.given import given_notes, scale_note
 from ..render.text import text_blocks
+from ..render.view import view_of
 from ..render.walker import title_of
 from ..words import Words, words
 from .cloze import Field, entry_fields, tolerance
 
 __all__ = ["QuizItem", "moodle_quiz"]
 
-#: Matrices a problem may give, in the order a sheet shows them.
+#: Matrices a problem may give, in the order a sheet shows them (then a topic's).
 GIVEN = ("X", "memory", "W_Q", "W_K", "W_V", "Q", "K", "V", "W_O")
-#: Further matrices a topic gives: a given P, additive attention's, the block's.
-TOPIC_GIVEN = ("P", "W_a", "U_a", "v_a", "gamma", "beta", "W_1", "b_1", "W_2", "b_2")
 #: Above this, every field weighs 1 (a step of many entries then weighs more).
 MAX_WEIGHT = 10_000
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -102,18 +101,19 @@ def _given(item: QuizItem, w: Words) -> list[str]:
         out.append(f"<p>{_esc(w('moodle.vocabulary'))}</p>")
         tokens = [token for token, _ in item.vocabulary]
         out.append(_table([[_esc(x) for x in row] for _, row in item.vocabulary], tokens))
-    turn = p.layout == "column"  # X and the W's as the column layout writes them
-    for name in (*GIVEN, *TOPIC_GIVEN):
-        matrix = getattr(p, name)
+    view = view_of(p.layout)  # the matrices as the problem's layout writes them
+    topic_given = tuple(name for _, config in p.topics for name in config.givens())
+    for name in (*GIVEN, *topic_given):
+        matrix = p.given(name)
         if matrix is None or name in item.steps:
             continue
         labels = p.tokens if name == "X" else p.memory_tokens if name == "memory" else None
-        if turn and name in ("X", "W_Q", "W_K", "W_V"):
-            matrix = tuple(zip(*matrix))
+        matrix = view.given(name, matrix)
         cells = [[_esc(pretty(x)) for x in row] for row in matrix]
-        out.append(_matrix(name, cells, None, labels) if turn else _matrix(name, cells, labels))
+        turned = view.columns and name in ("X", "memory")  # tokens above, not beside
+        out.append(_matrix(name, cells, None, labels) if turned else _matrix(name, cells, labels))
     out.extend(f"<p>{_esc(text)}</p>" for text in _sentences(item, w))
-    notes = text_blocks(list(given_notes(p, w)), indent="")
+    notes = text_blocks(list(given_notes(p, w, view)), indent="")
     out.extend(f"<p>{_esc(text)}</p>" for text in notes if text.strip())
     if p.mask is not None and p.mask_label != "causal":
         out.append(_table([["1" if keep else "0" for keep in row] for row in p.mask]))
@@ -124,7 +124,7 @@ def _sentences(item: QuizItem, w: Words) -> list[str]:
     """The scale, the mask, and how to type −∞ (the sheet's words where they fit)."""
     p, out = item.key.problem, []
     if p.scale is None:
-        out.append(w("derive.no_scale_tau" if p.temperature is not None else "moodle.no_scale"))
+        out.append(w(scale_note(p) or "moodle.no_scale"))
     elif p.scale_label == "sqrt(d_k)":
         root = isqrt(p.d_k)
         whole = f" = {root}" if root * root == p.d_k else ""

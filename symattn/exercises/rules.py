@@ -59,9 +59,8 @@ def head_prefixes(key: Derivation) -> list[str]:
 
 
 def _rows(key: Derivation, step_id: str) -> Sequence[Sequence[Any]]:
-    """A step's values as the row layout has them (a token per row), whatever the layout."""
-    values = key.step(step_id).values
-    return list(zip(*values)) if key.problem.layout == "column" else values
+    """A step's values, a token per row (a derivation is always in the row layout)."""
+    return key.step(step_id).values
 
 
 def _columns(key: Derivation, step_id: str) -> list[tuple[Decimal | None, ...]]:
@@ -72,8 +71,6 @@ def _columns(key: Derivation, step_id: str) -> list[tuple[Decimal | None, ...]]:
 def _weights_flaw(key: Derivation, prefix: str, places: int) -> str | None:
     weights = _rows(key, f"{prefix}weights")
     masked: Sequence[Sequence[Any]] | None = key.matrices.get(f"{prefix}masked_scores")
-    if masked is not None and key.problem.layout == "column":
-        masked = list(zip(*masked))
     one = "1." + "0" * places if places else "1"
     for i, row in enumerate(weights):
         kept = [

@@ -37,17 +37,18 @@ from math import isqrt
 from typing import Any
 
 from ..check import answer_steps
-from ..check.diagnose import entry_name
 from ..check.mistakes import mistake_name
+from ..check.naming import Naming, entry_name
 from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
+from ..formula import Cell, Join, Label, Line, Lit, Math, Name, Relation, Sub, Sym, Table, Value
 from ..numbers import Surd
 from ..printing import Notation
 from ..render.blocks import Display, Sentence
+from ..render.given import scale_note
 from ..render.html import display_html, inline_html, message_html, sentence_html
 from ..render.html_page import esc, page
-from ..render.math import Cell, Join, Label, Line, Lit, Math, Name, Relation, Sub, Sym, Table, Value
 from ..render.mathml import math_element, serialize
 from ..render.tex import TexPrinter
 from ..render.walker import title_of
@@ -207,8 +208,9 @@ def _scale(key: Derivation, w: Words, printer: TexPrinter) -> str:
     if p.scale is None:
         square = isqrt(p.d_k) ** 2 == p.d_k
         said = w("derive.no_scale") if square else w("sheet.no_scale", d_k=p.d_k)
-        if p.temperature is not None:  # the temperature alone divides them
-            said = w("derive.no_scale_tau")
+        note = scale_note(p)  # a topic divides them alone (the temperature)
+        if note is not None:
+            said = w(note)
         return f"<p>{message_html(said)}</p>"
     c: Math = Value(p.scale)
     if p.scale_label == "sqrt(d_k)":
@@ -284,7 +286,7 @@ def _diagnoses(
                 continue
             number = len(templates)
             message = message_html(table.message(w.lang, step_id))
-            name = esc(mistake_name(w, table.id, key.problem))
+            name = esc(mistake_name(w, table.id, Naming(key.problem.layout).variant))
             templates.append(
                 f'<template data-template="{number}"><div class="diagnosis" '
                 f'data-diagnosis="{esc(table.id)}"><strong>{name}'

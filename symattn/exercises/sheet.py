@@ -7,11 +7,11 @@ enough for a decimal with the places asked for, and working space under it.
 
 from __future__ import annotations
 
+from ..formula import Name
 from ..numbers import Surd
 from ..printing import Notation
 from ..render.kinds import build_blocks
 from ..render.latex import latex_blocks, latex_message
-from ..render.math import Name
 from ..render.tex import TexPrinter, text_escape
 from ..render.tex_document import document
 from ..render.walker import plain_table, title_of

@@ -23,6 +23,8 @@ from ..errors import SymattnError, where
 from ..numbers import to_sympy
 from ..printing import Notation
 from ..problem import Lookup, Matrix, Problem, Shapes
+from ..topics import TOPICS, LoadContext
+from ..topics import keys as topic_keys
 from .checks import (
     check_raw_sizes,
     check_shapes,
@@ -35,12 +37,7 @@ from .checks import (
 )
 from .files import read_file
 from .tokens import Vocabulary, tokenize
-from .topic_keys import TOPIC_KEYS as BLOCK_KEYS
-from .topic_keys import read_kv_heads
-from .topic_keys import read_topics as read_block_topics
-from .topics import TOPIC_KEYS as POSITION_KEYS
-from .topics import read_keep_mask, read_layout, topic_matrices
-from .topics import read_topics as read_position_topics
+from .topic_reading import read_layout, read_topics, scan_symbols, topic_keep_mask
 from .values import Monomial, ValueSyntaxError, parse_value, symbol_name_error
 
 __all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "KNOWN_KEYS", "load"]
@@ -78,8 +75,8 @@ KNOWN_KEYS = (
     "dO",
     "target",
     "places",
-    *POSITION_KEYS,
-    *BLOCK_KEYS,
+    "layout",
+    *topic_keys(),
 )
 
 
@@ -221,7 +218,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
         if key in data:
             givens[key] = reader.matrix(data, key)
-    topic_matrices(data, reader, givens)
+    scan_symbols(data, reader)
     layout = read_layout(data, givens, source)
 
     lookup: Lookup | None = None
@@ -274,7 +271,10 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
                     "W_K and W_V, or Q, K and V directly"
                 )
 
-    kv_heads = read_kv_heads(data, heads, source)
+    ctx = LoadContext(data, reader, layout, lambda rows: convert(rows))
+    for topic in TOPICS:
+        topic.early(ctx)
+    kv_heads = ctx.kv_heads
     shapes = check_shapes(givens, source, bool(direct), (heads, kv_heads or heads))
     split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q", kv_heads or heads)
     check_upstream(shapes, givens, source)
@@ -294,13 +294,13 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         return tuple(tuple(v.coef for v in row) for row in rows)
 
     matrices = {k: convert(v) for k, v in givens.items()}
-    default_scale = "none" if data.get("score") == "additive" else "sqrt(d_k)"
+    default_scale = next(
+        (d for t in TOPICS if (d := t.default_scale(data)) is not None), "sqrt(d_k)"
+    )
     scale, scale_label = read_scale(data.get("scale", default_scale), shapes["d_k"], reader, source)
     if reader.symbolic and scale is not None:
         scale = to_sympy(scale)
-    mask, mask_label = read_keep_mask(
-        data.get("mask", "none"), shapes["n"], shapes["m"], layout, source
-    )
+    mask, mask_label = topic_keep_mask(data, shapes["n"], shapes["m"], layout, source)
 
     title = data.get("title")
     description = data.get("description")
@@ -328,15 +328,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         raise SymattnError(f"{source}: {exc}") from None
     if memory_tokens and "memory" not in givens:
         raise SymattnError(f"{source}: memory_tokens: given without memory")
-    topics = read_position_topics(data, reader, shapes, givens, (mask, mask_label), layout)
-    for key in ("W_a", "U_a", "v_a", "P"):
-        if key in matrices:
-            topics[key] = matrices[key]
-    if reader.symbolic and topics.get("temperature") is not None:
-        topics["temperature"] = to_sympy(topics["temperature"])
-    # the mask so far (with valid_lens) goes on: a decode step makes it causal
-    keep = (topics.pop("mask"), topics.pop("mask_label"))
-    topics |= read_block_topics(data, reader, shapes, keep, source)
+    ctx.shapes, ctx.mask, ctx.mask_label = dict(shapes, heads=heads), mask, mask_label
+    topics = read_topics(ctx)
 
     return Problem(
         source=source,
@@ -371,6 +364,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         dO=matrices.get("dO"),
         target=matrices.get("target"),
         places=places,
-        kv_heads=kv_heads,
-        **topics,
+        mask=ctx.mask,
+        mask_label=ctx.mask_label,
+        layout=layout,
+        topics=topics,
     )

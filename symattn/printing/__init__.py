@@ -4,7 +4,7 @@ LaTeX (:mod:`.latex`), bracketing by one precedence table (:mod:`.precedence`); 
 the names of matrices and entries (:mod:`.notation`)."""
 
 from .latex import LatexPrinter, fmt_decimal, fraction_latex, latex_value
-from .notation import PRESETS, TERMINAL, Notation, TerminalNames
+from .notation import PRESETS, TERMINAL, Names, Notation, TerminalNames, add_names
 from .precedence import Prec, is_negative, precedence
 from .sympy_str import StrPrinter, fraction_str, sstr
 from .unicode import UnicodePrinter, pretty, superscript
@@ -13,11 +13,13 @@ __all__ = [
     "PRESETS",
     "TERMINAL",
     "LatexPrinter",
+    "Names",
     "Notation",
     "Prec",
     "StrPrinter",
     "TerminalNames",
     "UnicodePrinter",
+    "add_names",
     "fmt_decimal",
     "fraction_latex",
     "fraction_str",

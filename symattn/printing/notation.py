@@ -26,7 +26,7 @@ from typing import NamedTuple
 from ..errors import SymattnError
 from ..ids import split_id
 
-__all__ = ["PRESETS", "TERMINAL", "Notation", "TerminalNames", "renamable"]
+__all__ = ["PRESETS", "TERMINAL", "Names", "Notation", "TerminalNames", "add_names", "renamable"]
 
 PRESETS = ("matrix", "token")
 
@@ -60,30 +60,6 @@ _TABLE: dict[str, Names] = {
     "output": Names("b", "b", "b", "O", "B", "O"),
     "tokens": Names(r"\mathrm{id}", r"\mathrm{id}", "id", r"\mathrm{ids}", r"\mathrm{ids}", "ids"),
     "concat": Names("c", "c", "c", "C", "C", "C"),
-    # positions, RoPE, additive attention, additive masks
-    "P": Names("p", "p", "p", "P", "P", "P"),
-    "X_pos": Names(r"\tilde{x}", r"\tilde{x}", "x̃", r"\tilde{X}", r"\tilde{X}", "X̃"),
-    "Q_rot": Names(r"\hat{q}", r"\hat{q}", "q̂", r"\hat{Q}", r"\hat{Q}", "Q̂"),
-    "K_rot": Names(r"\hat{k}", r"\hat{k}", "k̂", r"\hat{K}", r"\hat{K}", "K̂"),
-    "additive_hidden": Names("h", "h", "h", "H", "H", "H"),
-    "W_a": Names("w^{a}", "w^{a}", "wa", "W^{a}", "W^{a}", "W_a"),
-    "U_a": Names("u^{a}", "u^{a}", "ua", "U^{a}", "U^{a}", "U_a"),
-    "v_a": Names("v^{a}", "v^{a}", "va", "v^{a}", "v^{a}", "v_a"),
-    "mask": Names(r"\mu", r"\mu", "μ", r"\mathcal{M}", r"\mathcal{M}", "Mask"),
-    "theta": Names(r"\theta", r"\theta", "θ", r"\Theta", r"\Theta", "Θ"),
-    # an encoder block
-    "X_norm": Names(r"\hat{x}", r"\hat{x}", "x̂", r"\hat{X}", r"\hat{X}", "X̂"),
-    "residual": Names("r", "r", "r", "R", "R", "R"),
-    "norm": Names("z", "z", "z", "Z", "Z", "Z"),
-    "ffn_hidden": Names("h", "h", "h", "H", "H", "H"),
-    "ffn_output": Names("f", "f", "f", "F", "F", "F"),
-    "block_output": Names("y", "y", "y", "Y", "Y", "Y"),
-    "W_1": Names("w^{(1)}", "{w^{(1)}}", "w⁽¹⁾", "W_{1}", "W_{1}", "W_1"),
-    "W_2": Names("w^{(2)}", "{w^{(2)}}", "w⁽²⁾", "W_{2}", "W_{2}", "W_2"),
-    "b_1": Names("b^{(1)}", "{b^{(1)}}", "b⁽¹⁾", "b_{1}", "b_{1}", "b_1"),
-    "b_2": Names("b^{(2)}", "{b^{(2)}}", "b⁽²⁾", "b_{2}", "b_{2}", "b_2"),
-    "gamma": Names(r"\gamma", r"\gamma", "γ", r"\gamma", r"\gamma", "γ"),
-    "beta": Names(r"\beta", r"\beta", "β", r"\beta", r"\beta", "β"),
 }
 #: Gradients: dL/d(matrix), named d + the matrix's entry letter (or name).
 _GRADIENTS = {
@@ -94,12 +70,6 @@ _GRADIENTS = {
     "dconcat": ("c", "C", "dc"),
 }
 # fmt: on
-for _id, (_letter, _matrix, _text, _text_matrix) in {
-    "cache_K": ("k^{\\mathrm{c}}", "K^{\\mathrm{cache}}", "kᶜ", "K_cache"),
-    "cache_V": ("v^{\\mathrm{c}}", "V^{\\mathrm{cache}}", "vᶜ", "V_cache"),
-    "decode": ("b^{\\mathrm{dec}}", "O^{\\mathrm{dec}}", "bᵈᵉᶜ", "O_dec"),
-}.items():  # a K/V cache and the decode step
-    _TABLE[_id] = Names(_letter, f"{{{_letter}}}", _text, _matrix, _matrix, _text_matrix)
 for _id, (_letter, _matrix, _text) in _GRADIENTS.items():
     _d_letter, _d_matrix = rf"\mathrm{{d}}{_letter}", rf"\mathrm{{d}}{_matrix}"
     _TABLE[_id] = Names(_d_letter, _d_letter, _text, _d_matrix, _d_matrix, _id)
@@ -112,6 +82,16 @@ _SAFE_LETTER = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)'{0,2}")
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPER = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
+
+
+def add_names(names: Mapping[str, Names]) -> None:
+    """Name more matrices (a topic's steps and given matrices): called once for each topic
+    by the registry of :mod:`symattn.topics`."""
+    for key, value in names.items():
+        known = _TABLE.get(key)
+        if known is not None and known != value:
+            raise ValueError(f"{key} is named twice, as {known} and as {value}")
+        _TABLE[key] = value
 
 
 def renamable() -> tuple[str, ...]:

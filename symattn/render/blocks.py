@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .math import Line, Math
+from ..formula import Line, Math
 
 __all__ = ["Block", "Display", "Heading", "Heatmap", "Sentence"]
 

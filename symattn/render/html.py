@@ -18,6 +18,7 @@ import re
 from xml.etree.ElementTree import Element
 
 from ..derivation import Derivation
+from ..formula import Join, Math
 from ..printing import Notation
 from ..version import __version__
 from ..words import Words
@@ -25,7 +26,6 @@ from .blocks import Block, Display, Heading, Heatmap, Sentence
 from .html_page import esc, heatmap_html, page
 from .kinds import build_blocks
 from .latex import latex_message
-from .math import Join, Math
 from .mathml import display_element, math_element, serialize, split_alignment, text_unescape
 from .tex import TexPrinter
 

@@ -15,6 +15,7 @@ from ..printing import StrPrinter
 from ..steps import Step
 from ..version import __version__
 from ..words import Words
+from .view import ROWS, View, view_of
 from .walker import title_of
 
 __all__ = ["dumps", "json_chunks", "json_text", "render_json", "step_json"]
@@ -24,8 +25,8 @@ class _LazyRows(list):  # type: ignore[type-arg]
     """The rows of one matrix of a step (exact strings, decimals or floats), made only
     as :func:`dumps` writes them: the rows of a large step are never all alive."""
 
-    def __init__(self, step: Step, make: Callable[[int], list[Any]], plain: bool = False) -> None:
-        super().__init__([None] * len(step.exact))
+    def __init__(self, count: int, make: Callable[[int], list[Any]], plain: bool = False) -> None:
+        super().__init__([None] * count)
         self.make = make
         #: strings that need no escapes (what the number printers write: digits,
         #: letters, operators, brackets, spaces), joined without looking
@@ -74,26 +75,46 @@ def step_json(
     printer: StrPrinter | None = None,
     *,
     lazy: bool = False,
+    view: View = ROWS,
 ) -> dict[str, Any]:
-    """One step: id, title (in ``words``' language), formula, exact, decimal, float."""
+    """One step: id, title (in ``words``' language), formula, exact, decimal, float, as
+    ``view`` writes it (the column layout: every matrix transposed)."""
     sstr = printer or StrPrinter()
-    rows, cols = step.shape
-    out: dict[str, Any] = {"id": step.id, "title": title_of(step, words), "formula": step.formula}
-    if lazy:
-        out["exact"] = _LazyRows(step, partial(_exact_row, step, sstr), _plain(step))
-        out["decimal"] = _LazyRows(step, partial(step.decimal_row, digits=digits))
-        out["float"] = _LazyRows(step, step.float_row)
-    else:
-        out["exact"] = [[sstr(step.exact[i][j]) for j in range(cols)] for i in range(rows)]
-        out["decimal"] = [
-            [step.decimal_str(i, j, digits) for j in range(cols)] for i in range(rows)
+    formula = view.formula(step.spec)
+    out: dict[str, Any] = {"id": step.id, "title": title_of(step, words), "formula": formula}
+    row_labels, col_labels = step.row_labels, step.col_labels
+    if view.columns:  # row r of the written matrix is column r of the row layout's
+        rows, cols = step.shape
+        exact = partial(_column, rows, lambda i, r: sstr(step.exact[i][r]))
+        decimal = partial(_column, rows, lambda i, r: step.decimal_str(i, r, digits))
+        floats = partial(_column, rows, step.float_value)
+        written: list[tuple[Callable[[int], list[Any]], bool]] = [
+            (exact, False),
+            (decimal, False),
+            (floats, False),
         ]
-        out["float"] = [[step.float_value(i, j) for j in range(cols)] for i in range(rows)]
-    if step.row_labels is not None:
-        out["row_labels"] = list(step.row_labels)
-    if step.col_labels is not None:
-        out["column_labels"] = list(step.col_labels)
+        count = cols
+        row_labels, col_labels = col_labels, row_labels
+    else:
+        written = [
+            (partial(_exact_row, step, sstr), _plain(step)),
+            (partial(step.decimal_row, digits=digits), False),
+            (step.float_row, False),
+        ]
+        count = step.shape[0]
+    for name, (make, plain) in zip(("exact", "decimal", "float"), written):
+        rows_of: list[Any] = _LazyRows(count, make, plain)
+        out[name] = rows_of if lazy else [make(r) for r in range(count)]
+    if row_labels is not None:
+        out["row_labels"] = list(row_labels)
+    if col_labels is not None:
+        out["column_labels"] = list(col_labels)
     return out
+
+
+def _column(rows: int, entry: Callable[[int, int], Any], r: int) -> list[Any]:
+    """Column ``r`` of a row-layout matrix: row ``r`` of the column layout's."""
+    return [entry(i, r) for i in range(rows)]
 
 
 def json_text(derivation: Derivation, words: Words, digits: int = 4) -> str:
@@ -126,7 +147,10 @@ def render_json(
     out["scale"] = problem.scale_label
     out["mask"] = problem.mask_label
     printer = StrPrinter()
-    out["steps"] = [step_json(step, digits, words, printer, lazy=lazy) for step in derivation.steps]
+    view = view_of(problem.layout)
+    out["steps"] = [
+        step_json(step, digits, words, printer, lazy=lazy, view=view) for step in derivation.steps
+    ]
     check = derivation.crosscheck
     if check is not None:
         out["crosscheck"] = check.to_json()

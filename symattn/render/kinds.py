@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from ..derivation import Derivation
 from ..entries import DotEntry, JacobianEntry, MaskEntry, ScaleEntry, SoftmaxEntry
-from ..ids import split_id
-from ..numbers import round_half_away
-from ..steps import Kind, Step
-from ..words import Words
-from .blocks import Block
-from .kinds_block import BLOCK_KINDS
-from .kinds_positions import POSITION_KINDS
-from .math import (
+from ..formula import (
     Cell,
     Dec,
     Exp,
@@ -38,6 +31,13 @@ from .math import (
     Value,
     Vector,
 )
+from ..ids import split_id
+from ..numbers import NegInf, round_half_away
+from ..steps import Kind, Ref, Step
+from ..topics import kind_rules
+from ..words import Words
+from .blocks import Block
+from .view import view_of
 from .walker import ENTRY_LIMIT, KindMethod, Walker, divisor_symbol, heatmap
 
 __all__ = ["KINDS", "build_blocks", "step_blocks"]
@@ -101,14 +101,17 @@ def product(walk: Walker, step: Step) -> None:
                         (
                             Name(t.left.matrix, t.left.row, t.left.col),
                             Name(t.right.matrix, t.right.row, t.right.col),
-                        )
+                        ),
+                        flips=True,
                     )
                     for t in f.terms
                 )
             )
             parts: list[tuple[str, Math]] = []
             if split_id(step.id)[1] == "scores":
-                rows = Product((Name(step.operands[0], r), Name(step.operands[1], j)), Glue.INNER)
+                rows = Product(
+                    (Name(step.operands[0], r), Name(step.operands[1], j)), Glue.INNER, flips=True
+                )
                 parts.append(("=", rows))
             parts.append(("=", names))
             if not walk.symbolic:
@@ -122,6 +125,7 @@ def product(walk: Walker, step: Step) -> None:
                                 walk.number(t.right, t.right_value),
                             ),
                             Glue.DOT,
+                            flips=True,
                         )
                         for t in f.terms
                     )
@@ -252,7 +256,7 @@ def softmax(walk: Walker, step: Step) -> None:
         walk.more(step)
     walk.all_rows(step)
     if not walk.symbolic:
-        walk.blocks.append(heatmap(step, walk.digits, walk.words("derive.heatmap")))
+        walk.blocks.append(heatmap(step, walk.digits, walk.words("derive.heatmap"), walk.view))
 
 
 def jacobian(walk: Walker, step: Step) -> None:
@@ -304,6 +308,35 @@ def jacobian(walk: Walker, step: Step) -> None:
     walk.all_rows(step)
 
 
+def add_step(walk: Walker, step: Step) -> None:
+    """A sum entry by entry, ``r_ij = x_ij + o_ij`` (−∞ + s = −∞ for a masked score)."""
+    left, right = step.operands
+    residual = step.spec.params == "residual"  # a residual connection (of a block)
+    walk.say(walk.words("derive.residual" if residual else "derive.general"))
+    walk.show([Line(Name(step.id), (("=", Sum((Name(left), Name(right)))),), aligned=False)])
+    matrices = walk.d.matrices
+    for i in walk.expanded(step):
+        walk.heading_row(step, i)
+        lines = []
+        for r, j in walk.cells(step, i):
+            names = Sum((Name(left, r, j), Name(right, r, j)))
+            if isinstance(step.exact[r][j], NegInf):
+                lines.append(Line(Name(step.id, r, j), (("=", names), ("=", Sym("neg_inf")))))
+                continue
+            numbers = Sum(
+                (
+                    walk.number(Ref(left, r, j), matrices[left][r][j]),
+                    walk.number(Ref(right, r, j), matrices[right][r][j]),
+                )
+            )
+            lines.append(
+                Line(Name(step.id, r, j), (("=", names), ("=", numbers)), walk.result(step, r, j))
+            )
+        walk.show(lines)
+        walk.more(step)
+    walk.all_rows(step)
+
+
 def concat(walk: Walker, step: Step) -> None:
     walk.general_block(step)
     walk.all_rows(step)
@@ -324,8 +357,8 @@ KINDS: dict[Kind, KindMethod] = {
     Kind.SOFTMAX: softmax,
     Kind.JACOBIAN: jacobian,
     Kind.CONCAT: concat,
-    **POSITION_KINDS,
-    **BLOCK_KINDS,
+    Kind.ADD: add_step,
+    **{kind: rules.write for kind, rules in kind_rules().items()},
 }
 
 
@@ -337,7 +370,15 @@ def build_blocks(
     heads_shown: list[int] | None = None,
 ) -> list[Block]:
     """The derivation as blocks, ready for any writer (``rows``: 0-based, default the first)."""
-    walk = Walker(derivation, words, [0] if rows is None else rows, digits, KINDS, heads_shown)
+    walk = Walker(
+        derivation,
+        words,
+        [0] if rows is None else rows,
+        digits,
+        KINDS,
+        heads_shown,
+        view=view_of(derivation.problem.layout),
+    )
     return walk.run()
 
 
@@ -345,6 +386,6 @@ def step_blocks(
     derivation: Derivation, step_id: str, row: int, words: Words, digits: int = 4
 ) -> list[Block]:
     """One step written out for one row only (feedback derives a wrong entry)."""
-    walk = Walker(derivation, words, [row], digits, KINDS)
+    walk = Walker(derivation, words, [row], digits, KINDS, view=view_of(derivation.problem.layout))
     walk.step(derivation.step(step_id))
     return walk.blocks

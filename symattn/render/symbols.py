@@ -1,9 +1,11 @@
-"""The symbols of formulas (``Sym`` nodes of :mod:`.math`) in each target: LaTeX for
-the documents, Markdown and HTML, Unicode for the terminal.  A new symbol is a line in
-both tables.
+"""The symbols of formulas (``Sym`` nodes of :mod:`symattn.formula`) in each target: LaTeX
+for the documents, Markdown and HTML, Unicode for the terminal.  A new symbol is a line in
+both tables; a topic's symbols (sin, τ, μ, …) come with its module (:mod:`symattn.topics`).
 """
 
 from __future__ import annotations
+
+from ..topics import symbols
 
 __all__ = ["TEX_SYMBOLS", "UNICODE_SYMBOLS"]
 
@@ -15,25 +17,7 @@ TEX_SYMBOLS: dict[str, str] = {
     "Sigma": r"\Sigma",
     "sum_k": r"\sum_{k}",
     "diag": r"\mathrm{diag}",
-    # positions, RoPE, the temperature, additive attention
-    "sin": r"\sin",
-    "cos": r"\cos",
-    "tanh": r"\tanh",
-    "tau": r"\tau",
-    "pos": r"\mathrm{pos}",
-    "base_power": r"10000^{2i/d_{\text{model}}}",
-    "rope_power": r"\mathrm{base}^{-2i/d_k}",
-    # LayerNorm and the feed-forward network of an encoder block
-    "mu": r"\mu",
-    "sigma2": r"\sigma^{2}",
-    "eps": r"\varepsilon",
-    "gamma": r"\gamma",
-    "beta": r"\beta",
-    "b1": r"b^{(1)}",
-    "b2": r"b^{(2)}",
-    "relu": r"\mathrm{ReLU}",
-    "max": r"\max",
-    "squared": "^{2}",
+    **{name: tex for name, (tex, _) in symbols().items()},
 }
 
 UNICODE_SYMBOLS: dict[str, str] = {
@@ -44,23 +28,5 @@ UNICODE_SYMBOLS: dict[str, str] = {
     "Sigma": "Σ",
     "sum_k": "Σₖ",
     "diag": "diag",
-    # positions, RoPE, the temperature, additive attention
-    "sin": "sin",
-    "cos": "cos",
-    "tanh": "tanh",
-    "tau": "τ",
-    "pos": "pos",
-    "base_power": "10000^(2i/d_model)",
-    "rope_power": "base^(−2i/d_k)",
-    # LayerNorm and the feed-forward network of an encoder block
-    "mu": "μ",
-    "sigma2": "σ²",
-    "eps": "ε",
-    "gamma": "γ",
-    "beta": "β",
-    "b1": "b⁽¹⁾",
-    "b2": "b⁽²⁾",
-    "relu": "ReLU",
-    "max": "max",
-    "squared": "²",
+    **{name: text for name, (_, text) in symbols().items()},
 }

@@ -3,7 +3,7 @@ r"""LaTeX of formulas (:mod:`.math` trees), and the line breaking of long displa
 The one LaTeX printer of formulas: the LaTeX document, the Markdown math and the HTML
 MathML all print with it.
 
->>> from .math import Frac, Name, Sym
+>>> from symattn.formula import Frac, Name, Sym
 >>> TexPrinter().math(Frac(Name("scores", 0, 1), Sym("sqrt_dk")))
 '\\frac{s_{1,2}}{\\sqrt{d_k}}'
 """
@@ -13,9 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..numbers import Combination, ExpRatio, NegInf, Surd, has_symbols, rational_value
-from ..printing import LatexPrinter, Notation, fmt_decimal, fraction_latex
-from .math import (
+from ..formula import (
     Brackets,
     Cases,
     Cell,
@@ -43,6 +41,8 @@ from .math import (
     Value,
     Vector,
 )
+from ..numbers import Combination, ExpRatio, NegInf, Surd, has_symbols, rational_value
+from ..printing import LatexPrinter, Notation, fmt_decimal, fraction_latex
 from .symbols import TEX_SYMBOLS
 
 __all__ = ["LINE_BUDGET", "TexPrinter", "text_escape", "width"]
@@ -103,7 +103,13 @@ def width(latex: str) -> int:
 
 
 _RELATIONS = {"=": "=", "≈": r"\approx", "→": r"\to", "↦": r"\mapsto", "": ""}
-_SEPARATORS = {"dims": r",\quad ", "list": r", \quad ", "bar": r" \mid ", "comma": ", "}
+_SEPARATORS = {
+    "dims": r",\quad ",
+    "list": r", \quad ",
+    "bar": r" \mid ",
+    "comma": ", ",
+    "semicolon": "; ",
+}
 
 
 def _transposed(name: str) -> str:

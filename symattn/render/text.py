@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..formula import Cell, Line, Table
 from ..numbers import ExpRatio, NegInf, Surd
 from .blocks import Block, Display, Heading, Heatmap, Sentence
-from .math import Cell, Line, Table
 from .unicode_math import UnicodeMath
 
 __all__ = ["heatmap_lines", "rjust", "text_blocks", "width"]

@@ -1,6 +1,6 @@
 """Unicode of formulas (:mod:`.math` trees) for the terminal: ``q₁,₁·k₁,₁``, ``√d_k``.
 
->>> from .math import Frac, Name, Sym
+>>> from symattn.formula import Frac, Name, Sym
 >>> UnicodeMath().math(Frac(Name("scores", 0, 1), Sym("sqrt_dk")))
 's₁,₂ / √d_k'
 """
@@ -9,17 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..numbers import (
-    Combination,
-    ExpRatio,
-    NegInf,
-    Surd,
-    has_symbols,
-    rational_value,
-    round_half_away,
-)
-from ..printing import TERMINAL, Prec, UnicodePrinter, fraction_str, is_negative, precedence
-from .math import (
+from ..formula import (
     Brackets,
     Cases,
     Cell,
@@ -47,6 +37,16 @@ from .math import (
     Value,
     Vector,
 )
+from ..numbers import (
+    Combination,
+    ExpRatio,
+    NegInf,
+    Surd,
+    has_symbols,
+    rational_value,
+    round_half_away,
+)
+from ..printing import TERMINAL, Prec, UnicodePrinter, fraction_str, is_negative, precedence
 from .symbols import UNICODE_SYMBOLS
 
 __all__ = ["TERM_LIMIT", "UnicodeMath"]
@@ -59,7 +59,7 @@ SYMBOLIC_VALUE_LIMIT = 60
 
 _SUB = str.maketrans("0123456789,ijk", "₀₁₂₃₄₅₆₇₈₉,ᵢⱼₖ")
 _SUBSCRIPTABLE = set("0123456789,ijk")
-_SEPARATORS = {"dims": ", ", "list": ", ", "bar": " | ", "comma": ", "}
+_SEPARATORS = {"dims": ", ", "list": ", ", "bar": " | ", "comma": ", ", "semicolon": "; "}
 
 
 def subscript(text: str) -> str:

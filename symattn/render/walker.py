@@ -16,12 +16,7 @@ from dataclasses import dataclass, field
 
 from ..derivation import Derivation
 from ..entries import Ref
-from ..ids import split_id
-from ..numbers import Combination, ExpRatio, Surd, rational_value
-from ..steps import Kind, Step
-from ..words import Words
-from .blocks import Block, Display, Heading, Heatmap, Sentence
-from .math import (
+from ..formula import (
     Brackets,
     Cases,
     Cell,
@@ -43,9 +38,16 @@ from .math import (
     Sum,
     Sym,
     Table,
-    Value,
 )
-from .notes import given_notes
+from ..ids import split_id
+from ..numbers import Combination, ExpRatio, Surd, rational_value
+from ..plan import result_step
+from ..steps import Kind, Step
+from ..topics import kind_rules
+from ..words import Words
+from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .given import given_notes, given_shown, scale_sentence
+from .view import ROWS, View
 
 __all__ = [
     "DISPLAY_LIMIT",
@@ -64,11 +66,10 @@ DISPLAY_LIMIT = 8
 ENTRY_LIMIT = 8
 #: Steps whose matrices are set with the tokens beside and above them.
 LABELLED = ("scores", "scaled_scores", "masked_scores", "weights")
-#: Kinds whose entries may be nested roots (SymPy), shown by their decimals; a sum
-#: (Kind.ADD) is so when what it adds is (X + P of sin and cos is written exactly).
-NESTED_ROOTS = (Kind.LAYERNORM, Kind.AFFINE)
-#: The given matrices of an encoder block, shown with the W's.
-BLOCK_GIVEN = ("gamma", "beta", "W_1", "b_1", "W_2", "b_2")
+#: Kinds whose entries may be nested roots (SymPy), shown by their decimals (a topic's
+#: kinds say so); a sum (Kind.ADD) is so when what it adds is (X + P of sin and cos is
+#: written exactly).
+NESTED_ROOTS = tuple(kind for kind, rules in kind_rules().items() if rules.closed)
 
 
 def elided(count: int) -> tuple[int, ...]:
@@ -78,23 +79,29 @@ def elided(count: int) -> tuple[int, ...]:
     return (0, 1, 2, -1, count - 2, count - 1)
 
 
-def table(step: Step, digits: int, labels: bool = False, symbolic: bool = False) -> Table:
-    """A step's matrix as a table of cells (exact value and decimal), elided; for a
-    symbolic problem, with the entries' names to show instead of long expressions."""
-    rows, cols = elided(step.shape[0]), elided(step.shape[1])
-    cells = tuple(
-        tuple(
-            Cell(step.exact[i][j], step.decimal_str(i, j, digits)) if i >= 0 and j >= 0 else Lit("")
-            for j in cols
-        )
-        for i in rows
-    )
+def table(
+    step: Step, digits: int, labels: bool = False, symbolic: bool = False, view: View = ROWS
+) -> Table:
+    """A step's matrix as a table of cells (exact value and decimal), elided, as ``view``
+    writes it (transposed in the column layout); for a symbolic problem, with the entries'
+    names to show instead of long expressions."""
+    shown_rows, shown_cols = view.shape(*step.shape)
+    rows, cols = elided(shown_rows), elided(shown_cols)
+
+    def cell(r: int, c: int) -> Cell:
+        i, j = view.index(r, c)  # the row-layout entry written at (r, c)
+        return Cell(step.exact[i][j], step.decimal_str(i, j, digits))
+
+    cells = tuple(tuple(cell(r, c) if r >= 0 and c >= 0 else Lit("") for c in cols) for r in rows)
     names = None
     if symbolic:
         names = tuple(
-            tuple(Name(step.id, i, j) if i >= 0 and j >= 0 else Lit("") for j in cols) for i in rows
+            tuple(Name(step.id, r, c) if r >= 0 and c >= 0 else Lit("") for c in cols) for r in rows
         )
-    return Table(cells, rows, cols, step.row_labels, step.col_labels, names, labels)
+    row_labels, col_labels = step.row_labels, step.col_labels
+    if view.columns:
+        row_labels, col_labels = col_labels, row_labels
+    return Table(cells, rows, cols, row_labels, col_labels, names, labels)
 
 
 def plain_table(matrix: tuple[tuple[object, ...], ...]) -> Table:
@@ -122,13 +129,17 @@ class Walker:
     kinds: Mapping[Kind, KindMethod]
     heads_shown: list[int] | None = None
     blocks: list[Block] = field(default_factory=list)
+    view: View = ROWS
 
     def say(self, *parts: str | Math) -> None:
-        self.blocks.append(Sentence(tuple(parts)))
+        self.blocks.append(Sentence(tuple(self.view.math(part) for part in parts)))
 
     def show(self, lines: list[Line]) -> None:
         if lines:
-            self.blocks.append(Display(tuple(lines)))
+            self.blocks.append(Display(tuple(self.view.math(line) for line in lines)))
+
+    def divisor_symbol(self, label: str) -> Math:
+        return divisor_symbol(label)
 
     @property
     def symbolic(self) -> bool:
@@ -161,7 +172,8 @@ class Walker:
                     (
                         Name(left, transposed=spec.transpose_left),
                         Name(right, transposed=spec.transpose_right),
-                    )
+                    ),
+                    flips=True,
                 )
                 for left, right in zip(spec.operands[::2], spec.operands[1::2])
             )
@@ -183,12 +195,6 @@ class Walker:
                 )
             )
             return Line(Name(step.id, "i", "j"), (("=", cases),), aligned=False)
-        if spec.kind == Kind.SOFTMAX and spec.layout == "column":  # down column j
-            src = spec.operands[0]
-            quotient = Frac(
-                Exp(Name(src, "i", "j")), Product((Sym("sum_k"), Exp(Name(src, "k", "j"))))
-            )
-            return Line(Name(step.id, "i", "j"), (("=", quotient),), aligned=False)
         if spec.kind == Kind.SOFTMAX:
             src = spec.operands[0]
             quotient = Frac(
@@ -203,11 +209,11 @@ class Walker:
     @property
     def columns(self) -> bool:
         """The column layout: tokens are columns, and a column is written out."""
-        return self.d.problem.layout == "column"
+        return self.view.columns
 
     def heading_row(self, step: Step, i: int) -> None:
         label = ""
-        labels = step.col_labels if self.columns else step.row_labels
+        labels = step.row_labels
         if labels:
             label = self.words("derive.row_label", token=labels[i])
         self.say(
@@ -215,9 +221,8 @@ class Walker:
         )
 
     def cells(self, step: Step, i: int) -> list[tuple[int, int]]:
-        """The entries written out for expanded row i (column i in the column layout)."""
-        if self.columns:
-            return [(r, i) for r in range(min(step.shape[0], ENTRY_LIMIT))]
+        """The entries written out for expanded row i (of the row layout: column i of the
+        column layout's matrix, which the view writes so)."""
         return [(i, j) for j in self.entry_columns(step)]
 
     def closed(self, step: Step) -> bool:
@@ -238,7 +243,8 @@ class Walker:
 
     def matrix(self, step: Step) -> None:
         closed = self.closed(step)
-        shown = table(step, self.digits, split_id(step.id)[1] in LABELLED, self.symbolic)
+        labelled = split_id(step.id)[1] in LABELLED
+        shown = table(step, self.digits, labelled, self.symbolic, self.view)
         self.show([Line(Name(step.id), (("≈" if closed else "=", shown),), breaks=False)])
 
     def all_rows(self, step: Step) -> None:
@@ -249,13 +255,13 @@ class Walker:
         head = split_id(step.id)[0]
         if head is not None and self.heads_shown is not None and head not in self.heads_shown:
             return []
-        return [i for i in self.rows if i < step.shape[1 if self.columns else 0]]
+        return [i for i in self.rows if i < step.shape[0]]
 
     def entry_columns(self, step: Step) -> range:
         return range(min(step.shape[1], ENTRY_LIMIT))
 
     def more(self, step: Step) -> None:
-        width = step.shape[0 if self.columns else 1]
+        width = step.shape[1]
         if width > ENTRY_LIMIT:
             self.say(self.words("derive.more_entries", count=width - ENTRY_LIMIT))
 
@@ -279,31 +285,20 @@ class Walker:
             Relation(Sym("d_v"), "=", Lit(str(p.d_v))),
         ]
         self.say(Join(tuple(dims), "dims"))
-        turn = p.layout == "column"  # the matrices as the column layout writes them
         self.show(
             [
-                Line(
-                    Name(name),
-                    (("=", plain_table(tuple(zip(*m)) if turn else m)),),
-                    breaks=False,
-                )
-                for name in ("W_Q", "W_K", "W_V", "memory", "W_a", "U_a", "v_a", *BLOCK_GIVEN)
-                if (m := getattr(p, name)) is not None
+                Line(Name(name), (("=", plain_table(self.view.given(name, m))),), breaks=False)
+                for name in given_shown(p)
+                if (m := p.given(name)) is not None
             ]
         )
-        if p.scale_label == "none":
-            self.say(w("derive.no_scale_tau" if p.temperature is not None else "derive.no_scale"))
-        else:
-            c: Math = Value(p.scale)
-            if p.scale_label == "sqrt(d_k)":
-                c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
-            self.say(w("derive.scale") + " ", c, w("period"))
-        self.blocks += given_notes(p, w)
+        self.blocks.append(scale_sentence(p, w))
+        self.blocks += given_notes(p, w, self.view)
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)
         self.blocks.append(Heading(None, w("result")))
-        self.matrix(d.step("block_output" if d.has("block_output") else "output"))
+        self.matrix(d.step(result_step(p)))
         check = d.crosscheck
         if check is None:
             self.say(w("derive.symbolic_check"))
@@ -320,12 +315,10 @@ class Walker:
 
 
 def divisor_symbol(label: str) -> Math:
-    """√d_k, c, τ, √d_k · τ or c · τ: what the scores are divided by, as a symbol."""
-    root, _, tau = label.partition("*")
-    if root == "tau":
-        return Sym("tau")
-    c = Sym("sqrt_dk") if root == "sqrt(d_k)" else Sym("c")
-    return Paren(Product((c, Sym("tau")))) if tau else c
+    """√d_k, c, τ, √d_k · τ or c · τ: what the scores are divided by, as a symbol (each
+    part of the label a symbol: "sqrt(d_k)*tau" → (√d_k · τ))."""
+    parts = tuple(Sym("sqrt_dk" if part == "sqrt(d_k)" else part) for part in label.split("*"))
+    return parts[0] if len(parts) == 1 else Paren(Product(parts))
 
 
 def title_of(step: Step, words: Words) -> str:
@@ -337,20 +330,27 @@ def title_of(step: Step, words: Words) -> str:
     return words.title(step.id)
 
 
-def heatmap(step: Step, digits: int, caption: str) -> Heatmap:
-    rows, cols = elided(step.shape[0]), elided(step.shape[1])
+def heatmap(step: Step, digits: int, caption: str, view: View = ROWS) -> Heatmap:
+    """A step's matrix as shaded cells, as ``view`` writes it (transposed in the column
+    layout), elided."""
+    shown_rows, shown_cols = view.shape(*step.shape)
+    rows, cols = elided(shown_rows), elided(shown_cols)
+    row_labels, col_labels = step.row_labels, step.col_labels
+    if view.columns:
+        row_labels, col_labels = col_labels, row_labels
     values, labels = [], []
-    for i in rows:
-        if i < 0:
+    for r in rows:
+        if r < 0:
             continue
-        values.append(tuple(0.0 if j < 0 else float(step.float_value(i, j) or 0.0) for j in cols))
-        labels.append(
-            tuple("⋯" if j < 0 else (step.decimal_str(i, j, min(digits, 2)) or "") for j in cols)
+        cells = [view.index(r, c) if c >= 0 else None for c in cols]
+        values.append(
+            tuple(0.0 if ij is None else float(step.float_value(*ij) or 0.0) for ij in cells)
         )
-    row_names = tuple(
-        (step.row_labels[i] if step.row_labels else str(i + 1)) for i in rows if i >= 0
-    )
-    col_names = tuple(
-        "⋯" if j < 0 else (step.col_labels[j] if step.col_labels else str(j + 1)) for j in cols
-    )
+        labels.append(
+            tuple(
+                "⋯" if ij is None else (step.decimal_str(*ij, min(digits, 2)) or "") for ij in cells
+            )
+        )
+    row_names = tuple((row_labels[r] if row_labels else str(r + 1)) for r in rows if r >= 0)
+    col_names = tuple("⋯" if c < 0 else (col_labels[c] if col_labels else str(c + 1)) for c in cols)
     return Heatmap(caption, row_names, col_names, tuple(values), tuple(labels))

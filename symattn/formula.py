@@ -1,7 +1,7 @@
 """Format-neutral formulas: what the walk writes and every printer reads.
 
-A formula is a small tree of the nodes below.  :mod:`.tex` prints it as LaTeX (for
-LaTeX, Markdown and HTML), :mod:`.unicode_math` as Unicode (for the terminal).  A
+A formula is a small tree of the nodes below.  :mod:`symattn.render.tex` prints it as LaTeX (for
+LaTeX, Markdown and HTML), :mod:`symattn.render.unicode_math` as Unicode (for the terminal).  A
 node says *what* is written — a name, an exact value, a substituted number with its
 decimal, a product — and each printer decides *how*: ``x_{1,1} w^{Q}_{1,1}`` on paper
 is ``x₁,₁·wq₁,₁`` in the terminal.
@@ -176,8 +176,13 @@ class Glue(Enum):
 
 @dataclass(frozen=True)
 class Product:
+    """Factors side by side.  ``flips``: the factors of a matrix product (or of one term of
+    an entry of it): the column layout, where every matrix is transposed, writes them the
+    other way round (X W_Q becomes W_Q X)."""
+
     factors: tuple[Math, ...]
     glue: Glue = Glue.JUXTAPOSE
+    flips: bool = False
 
 
 @dataclass(frozen=True)

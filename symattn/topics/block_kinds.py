@@ -1,5 +1,5 @@
-"""The kinds of an encoder block, exactly and on decimals: a sum entry by entry (a
-residual; also X + P and an additive mask), LayerNorm, and an affine map with ReLU.
+"""The kinds of an encoder block: LayerNorm and an affine map with ReLU, exactly, on
+decimals, and as they are written.
 
 LayerNorm of a rational row is exact in surds: with μ and σ² (biased, over d) and ε
 rational, σ² + ε is rational and γ (x − μ) / √(σ² + ε) + β is a surd, one square root
@@ -18,29 +18,47 @@ from __future__ import annotations
 
 import decimal
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..errors import SymattnError
-from ..numbers import NEG_INF, Combination, ExpRatio, Surd, SympyEvaluator, to_sympy
+from ..errors import NotApplicable, SymattnError
+from ..numbers import Surd, SympyEvaluator, to_sympy
+from ..numbers.decimals import add as add_decimals
+from ..numbers.matrices import add
 from ..problem import Matrix, Problem
+from ..steps import Kind, StepSpec
 
 __all__ = [
-    "add",
+    "AFFINE",
+    "LAYERNORM",
+    "AffineParams",
+    "LayerNormParams",
     "affine",
-    "affine_inputs",
-    "decimal_add",
     "decimal_affine",
     "decimal_layer_norm",
-    "decimal_statistics",
     "layer_norm",
     "layer_norm_row",
-    "root",
-    "statistics",
 ]
 
-_CLOSED = (Surd, ExpRatio, Combination)
+LAYERNORM = Kind("layernorm")  # γ (x − μ) / √(σ² + ε) + β over each row (of the operands' sum)
+AFFINE = Kind("affine")  # operands[0] · operands[1] + operands[2] (a bias row), then activation
+
+DecimalRows = list[list[Decimal]]
+
+
+@dataclass(frozen=True)
+class LayerNormParams:
+    eps: Surd
+    gamma: Matrix  # 1 × d
+    beta: Matrix  # 1 × d
+    unbiased: bool = False  # the variance over d − 1 (a mistake model)
+
+
+@dataclass(frozen=True)
+class AffineParams:
+    activation: str = ""  # "relu", or none
 
 
 def _rational_row(row: Sequence[Any]) -> bool:
@@ -49,39 +67,6 @@ def _rational_row(row: Sequence[Any]) -> bool:
 
 def _sympy_row(row: Sequence[Any]) -> list[Any]:
     return [to_sympy(x) for x in row]
-
-
-def add(left: Matrix, right: Matrix) -> Matrix:
-    """``left + right`` (a residual, X + P, S' + an additive mask): surds stay surds,
-    closed forms a sum of them, −∞ absorbs, else SymPy (sin(1) + 1)."""
-    out = []
-    for a_row, b_row in zip(left, right):
-        if all(isinstance(x, Surd) for x in (*a_row, *b_row)):
-            out.append(tuple(a + b for a, b in zip(a_row, b_row)))
-        elif all(isinstance(x, _CLOSED) for x in (*a_row, *b_row)):
-            out.append(tuple(_combination(a, b) for a, b in zip(a_row, b_row)))
-        else:
-            out.append(tuple(_one(a, b) for a, b in zip(a_row, b_row)))
-    return tuple(out)
-
-
-def _one(a: Any, b: Any) -> Any:
-    if a is NEG_INF or b is NEG_INF:  # a masked score stays masked
-        return NEG_INF
-    if isinstance(a, Surd) and isinstance(b, Surd):
-        return a + b
-    return to_sympy(a) + to_sympy(b)
-
-
-def _combination(a: Any, b: Any) -> Any:
-    one = Surd.rational(1)
-    terms: list[tuple[Surd, Any]] = []
-    for x in (a, b):
-        if isinstance(x, Combination):
-            terms.extend(x.terms)
-        elif not (isinstance(x, Surd) and x.is_zero()):
-            terms.append((one, x))
-    return Combination(terms)
 
 
 def statistics(row: Sequence[Any], unbiased: bool = False) -> tuple[Any, Any]:
@@ -158,13 +143,12 @@ def root(variance: Any, eps: Surd | None) -> Any:
     return sympy.Pow(to_sympy(variance) + to_sympy(epsilon), sympy.Rational(1, 2), evaluate=False)
 
 
-def layer_norm(args: Sequence[Matrix], problem: Problem) -> Matrix:
+def layer_norm(args: Sequence[Matrix], params: LayerNormParams) -> Matrix:
     """LN of each row of ``args[0]`` (of ``args[0] + args[1]``)."""
     rows = add(args[0], args[1]) if len(args) == 2 else args[0]
-    gamma = problem.gamma[0] if problem.gamma else None
-    beta = problem.beta[0] if problem.beta else None
-    eps = problem.eps if isinstance(problem.eps, Surd) else Surd()
-    return tuple(layer_norm_row(row, gamma, beta, eps) for row in rows)
+    gamma = params.gamma[0] if params.gamma else None
+    beta = params.beta[0] if params.beta else None
+    return tuple(layer_norm_row(row, gamma, beta, params.eps) for row in rows)
 
 
 def affine(x: Matrix, weights: Matrix, bias: Matrix, activation: str) -> Matrix:
@@ -195,15 +179,6 @@ def affine(x: Matrix, weights: Matrix, bias: Matrix, activation: str) -> Matrix:
 
 
 # -- on decimals (the values of SymPy entries, and the mistake models) ---------------------
-DecimalRows = list[list[Decimal]]
-
-
-def _vector(matrix: Matrix | None, width: int, default: int) -> list[Decimal]:
-    if matrix is None:
-        return [Decimal(default)] * width
-    return [x.in_context() for x in matrix[0]]
-
-
 def decimal_statistics(row: Sequence[Decimal], unbiased: bool = False) -> tuple[Decimal, Decimal]:
     """μ and σ² of a row of decimals (σ² over d − 1 when ``unbiased``: a mistake)."""
     d = len(row)
@@ -212,17 +187,14 @@ def decimal_statistics(row: Sequence[Decimal], unbiased: bool = False) -> tuple[
     return mean, var
 
 
-def decimal_layer_norm(
-    args: Sequence[DecimalRows], problem: Problem, unbiased: bool
-) -> DecimalRows:
-    rows = decimal_add(args[0], args[1]) if len(args) == 2 else args[0]
-    width = len(rows[0])
-    gamma = _vector(problem.gamma, width, 1)
-    beta = _vector(problem.beta, width, 0)
-    eps = problem.eps.in_context() if isinstance(problem.eps, Surd) else Decimal(0)
+def decimal_layer_norm(args: Sequence[DecimalRows], params: LayerNormParams) -> DecimalRows:
+    rows = add_decimals(args[0], args[1]) if len(args) == 2 else args[0]
+    gamma = [x.in_context() for x in params.gamma[0]]
+    beta = [x.in_context() for x in params.beta[0]]
+    eps = params.eps.in_context()
     out = []
     for row in rows:
-        mean, var = decimal_statistics(row, unbiased)
+        mean, var = decimal_statistics(row, params.unbiased)
         if var + eps <= 0:
             raise decimal.DivisionByZero(_ZERO_VARIANCE)
         root = (var + eps).sqrt()
@@ -240,10 +212,6 @@ def affine_inputs(row: Sequence[Decimal | None], weights: Matrix, bias: Matrix) 
     ]
 
 
-def decimal_add(left: DecimalRows, right: DecimalRows) -> DecimalRows:
-    return [[a + b for a, b in zip(r, s)] for r, s in zip(left, right)]
-
-
 def decimal_affine(
     x: DecimalRows, weights: DecimalRows, bias: DecimalRows, activation: str
 ) -> DecimalRows:
@@ -255,3 +223,12 @@ def decimal_affine(
             values = [v if v > 0 else Decimal(0) for v in values]
         out.append(values)
     return out
+
+
+def decimal_layer_norm_rule(spec: StepSpec, args: list[Any], p: Problem, given: Any) -> Any:
+    if len(args[0][0]) < 2 and spec.params.unbiased:
+        raise NotApplicable("an unbiased variance needs two entries")
+    try:
+        return decimal_layer_norm(args, spec.params)
+    except decimal.DivisionByZero as exc:
+        raise NotApplicable(str(exc)) from None

@@ -1,0 +1,47 @@
+"""A cheap first look at a drawn exercise, before anything is derived exactly: its scores
+in float64, by the independent NumPy path with the topics' own NumPy siblings (positions
+added, RoPE's turns, additive scores, the temperature, a bias).
+
+A draw passes when, in every head and row, the scores the softmax reads (after the scale,
+without the masked ones) are small (|s| ≤ the level's bound), not all alike, and no two
+alike unless ties are allowed.  The exact derivation that follows decides; this only
+spares it hopeless draws.
+
+>>> from symattn.load import load
+>>> p = load({"X": [[1, 0], [0, 1]], "W_Q": [[1], [0]], "W_K": [[1], [2]], "W_V": [[1], [1]]})
+>>> scores_nice(p, 3, causal=False, ties=False)
+False
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..compute.numeric import forward
+from ..problem import Problem
+from ..topics import numpy_paths
+from ..topics.base import per_head
+
+__all__ = ["scores_nice"]
+
+#: The steps a head's scores go through, last first: the softmax reads the first present.
+_READ = ("masked_scores", "biased_scores", "scaled_scores", "scores")
+
+
+def scores_nice(problem: Problem, bound: float, *, causal: bool, ties: bool) -> bool:
+    """Every row's scores small, not all alike, and distinct unless ties are allowed
+    (``causal``: only the keys up to the query's own count)."""
+    out = forward(problem, numpy_paths(problem))
+    for prefix in per_head(problem):
+        name = next(f"{prefix}{s}" for s in _READ if f"{prefix}{s}" in out)
+        scores = out[name][0]
+        for i, row in enumerate(scores.tolist()):
+            kept = [s for j, s in enumerate(row) if math.isfinite(s) and (not causal or j <= i)]
+            if any(abs(s) > bound + 1e-9 for s in kept):
+                return False
+            distinct = len({round(s, 9) for s in kept})
+            if len(kept) > 1 and (distinct == 1 or (distinct < len(kept) and not ties)):
+                return False
+    return bool(np.isfinite(out[f"{per_head(problem)[0]}weights"][0]).all())

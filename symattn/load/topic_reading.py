@@ -1,0 +1,104 @@
+"""The layout of a problem file, and its topics read through the registry of
+:mod:`symattn.topics`.
+
+``layout = "column"`` writes every matrix with tokens as columns; :func:`read_layout`
+turns them back (the problem is always held in the row layout: the column layout is a
+view).  Each topic reads its own keys into its config; the reader then checks that the
+topics a file asks for go together, and with the backward pass.  Every failure names the
+file and the key.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import SymattnError
+from ..problem import LAID_OUT, Mask, TopicConfig
+from ..topics import TOPICS, LoadContext, by_name
+from .checks import read_mask
+
+__all__ = ["read_layout", "read_topics", "scan_symbols", "topic_keep_mask"]
+
+#: The core's matrices that the column layout writes transposed (tokens as columns).
+LAYOUTS = ("row", "column")
+
+
+def _t(rows: Any) -> Any:
+    return tuple(zip(*rows))
+
+
+def read_layout(data: Mapping[str, Any], givens: dict[str, Any], source: str) -> str:
+    """``layout = "column"``: the core's matrices are turned to the row layout."""
+    raw = data.get("layout", "row")
+    if raw not in LAYOUTS:
+        raise SymattnError(f'{source}: layout: expected "row" or "column", found {raw!r}')
+    if raw == "column":
+        for key in LAID_OUT:
+            if key in givens:
+                givens[key] = _t(givens[key])
+    return str(raw)
+
+
+def scan_symbols(data: Mapping[str, Any], reader: Any) -> None:
+    """Read every value of the topics' keys once, before the problem is known to be
+    numeric or symbolic (a symbol in W_a makes the whole problem symbolic)."""
+
+    def walk(raw: Any, key: str, row: int | None, col: int | None) -> None:
+        if isinstance(raw, list):
+            for k, item in enumerate(raw):
+                walk(item, key, k if row is None else row, None if row is None else k)
+        elif isinstance(raw, str) and key != "layout" and not raw.strip().startswith(("-", "−")):
+            # the topic itself says what is wrong, with its own rule
+            with contextlib.suppress(SymattnError):
+                reader.value(raw, key, row, col)
+
+    for topic in TOPICS:
+        for key in topic.keys:
+            if isinstance(data.get(key), list):
+                walk(data[key], key, None, None)
+
+
+def topic_keep_mask(
+    data: Mapping[str, Any], n: int, m: int, layout: str, source: str
+) -> tuple[Mask | None, str]:
+    """The ``mask`` key as a keep-mask, unless a topic reads it (an additive mask); a
+    matrix is written m × n (keys down the side) in the column layout."""
+    raw = data.get("mask", "none")
+    for topic in TOPICS:
+        label = topic.claims_mask(raw)
+        if label is not None:
+            return None, label
+    if layout == "column" and isinstance(raw, list):
+        keep, label = read_mask(raw, m, n, source)
+        return (None if keep is None else _t(keep)), label
+    return read_mask(raw, n, m, source)
+
+
+def read_topics(ctx: LoadContext) -> tuple[tuple[str, TopicConfig], ...]:
+    """Each topic's config, in the registry's order; refused where two do not go together,
+    or where the backward pass is asked for and a topic is not derived backward."""
+    read: list[tuple[str, TopicConfig]] = []
+    for topic in TOPICS:
+        config = topic.read(ctx)
+        if config is not None:
+            read.append((topic.name, config))
+            ctx.read[topic.name] = config
+    names = [name for name, _ in read]
+    for topic in TOPICS:
+        if topic.name not in names:
+            continue
+        for other, reason in topic.excludes.items():
+            if other in names:
+                raise ctx.error(
+                    f"{reason}; not available with {by_name(other).asked} yet", topic.keys[0]
+                )
+    upstream = [k for k in ("dO", "target") if ctx.has(k)]
+    if upstream:
+        for topic in TOPICS:
+            if topic.name in names and not topic.backward:
+                raise ctx.error(
+                    f"the backward pass is not available with {topic.asked} yet", upstream[0]
+                )
+    return tuple(read)

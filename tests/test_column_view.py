@@ -1,0 +1,103 @@
+"""The column layout is a view: every bundled example, written in columns, is the same
+computation, and every step it writes is the transpose of the row layout's.
+
+For each example (every topic, heads with W_O, cross-attention, the backward pass, a
+decode step, a block), the problem file is turned to the column layout the way the
+exercises write one (:func:`symattn.exercises.generate.as_columns`); then the steps are
+computed in rows identically, every written matrix (JSON: exact, decimal, float) is the
+transpose, the cross-check passes, the text is written in both languages, and the key's
+own answers, written in columns, check as correct — while the same answers in rows are
+"answered in the other view" (``column_layout_transposed``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import symattn
+from symattn.check import check
+from symattn.examples import example_names, example_path
+from symattn.exercises.generate import as_columns
+from symattn.load.files import read_file
+
+ROW_EXAMPLES = [n for n in example_names() if read_file(example_path(n)).get("layout") != "column"]
+
+
+def _t(matrix: list[list[Any]]) -> list[list[Any]]:
+    return [list(col) for col in zip(*matrix)]
+
+
+def _both(name: str) -> tuple[symattn.Derivation, symattn.Derivation]:
+    data = dict(read_file(example_path(name)))
+    if "text" in data or "embedding" in data:
+        data.pop("layout", None)
+    return symattn.derive(data), symattn.derive(as_columns(data))
+
+
+def test_every_example_but_the_column_one_is_written_in_rows() -> None:
+    assert len(ROW_EXAMPLES) >= 18
+
+
+@pytest.mark.parametrize("name", ROW_EXAMPLES)
+def test_each_column_step_is_the_transpose_of_the_row_step(name: str) -> None:
+    rows, columns = _both(name)
+    if columns.problem.symbolic:  # x_ij names the entry as written: another problem
+        written = json.loads(columns.render("json"))["steps"][0]
+        assert written["exact"][0][:2] == ["x_11", "x_12"]
+        return
+    assert rows.step_ids == columns.step_ids
+    for a, b in zip(rows.steps, columns.steps):  # the computation does not change
+        assert a.values == b.values, a.id
+    if not columns.problem.symbolic:
+        assert columns.crosscheck is not None and columns.crosscheck.passed
+    written_rows = {s["id"]: s for s in json.loads(rows.render("json"))["steps"]}
+    written_cols = {s["id"]: s for s in json.loads(columns.render("json"))["steps"]}
+    for step_id, step in written_rows.items():
+        col = written_cols[step_id]
+        for field in ("exact", "decimal", "float"):
+            assert col[field] == _t(step[field]), (step_id, field)
+    for lang in ("en", "zh"):
+        assert columns.render("text", lang=lang)
+
+
+@pytest.mark.parametrize("name", ROW_EXAMPLES)
+def test_the_column_key_checks_itself_and_rows_are_the_other_view(name: str) -> None:
+    _, columns = _both(name)
+    if columns.problem.symbolic:
+        pytest.skip("a symbolic problem has no numbers to check")
+    written = {s["id"]: s["decimal"] for s in json.loads(columns.render("json"))["steps"]}
+    given = set(columns.problem.givens) if hasattr(columns.problem, "givens") else set()
+    answers = {k: v for k, v in written.items() if k not in given}
+    result = check(columns, answers).to_json()
+    assert result["verdict"] == "correct", (name, result["first_error"])
+    square = {k for k, v in answers.items() if len(v) == len(v[0])}
+    asymmetric = [k for k, v in answers.items() if k not in square or v != _t(v)]
+    if not asymmetric:
+        return
+    first = asymmetric[0]
+    as_rows = {first: _t(answers[first])}
+    report = check(columns, as_rows).to_json()
+    step = next(s for s in report["steps"] if s["id"] == first)
+    assert step["status"] == "incorrect"
+    assert [d["id"] for d in step["diagnosis"]] == ["column_layout_transposed"], (name, first)
+
+
+def test_a_multihead_sheet_in_columns_names_its_entries_as_written(tmp_path: Path) -> None:
+    """The AI-by-hand sheets: heads with W_O, in columns; an entry of a head's Q is named
+    as the column layout writes it (row = feature, column = token)."""
+    data = as_columns(dict(read_file(example_path("multihead"))))
+    columns = symattn.derive(data)
+    out = columns.render("text")
+    assert "Column layout" in out
+    assert columns.step("output").shape == (3, 2)  # rows: n × d_model, computed in rows
+    written = {s["id"]: s["exact"] for s in json.loads(columns.render("json"))["steps"]}
+    q = written["h1.Q"]
+    wrong = [list(r) for r in q]
+    wrong[0][1] = "12345"  # feature 1 of token 2
+    report = check(columns, {"h1.Q": wrong}).to_json()
+    (entry,) = [e for s in report["steps"] for e in s["entries"] if e["status"] == "wrong"]
+    assert entry["index"] == [1, 2]
