@@ -266,6 +266,8 @@ WORDS: dict[str, str] = {
     "derive.given_rope_turn": "Each pair is turned the same way in Q and in K:",
     "derive.given_additive": "Additive scores, in place of q · k:",
     "derive.temperature": "The temperature divides the scaled scores as well:",
+    "derive.window": "A sliding window: query i sees only the keys j with i − w < j ≤ i "
+    "(itself and the w − 1 keys before it), and every other key is masked,",
     "derive.temperature_alone": "The temperature divides the scores:",
     "derive.column_layout": "Column layout: each token is a column (Q = W_Q X), the scores are "
     "K transposed times Q, one column per query, and the softmax runs down each column.",
@@ -280,11 +282,14 @@ WORDS: dict[str, str] = {
     "projection (X W + P); they are added to the embeddings first: Q = (X + P) W_Q.",
     "diagnosis.rope_pairs_wrong": "{entries}: the wrong columns were rotated together (i and "
     "i + d/2, as rotate-half does); this problem turns the pairs (2i, 2i+1) of each row.",
+    "diagnosis.window_off_by_one": "{entries}: the window is one key too wide (i − w ≤ j ≤ i); "
+    "query i sees the w = {w} keys i − w < j ≤ i, itself included.",
     "diagnosis.column_layout_transposed": "{entries}: this is the row layout (each token a row); "
     "the problem uses the column layout, so each token is a column: transpose your matrix.",
     "mistake.pe_sin_cos_swapped": "sin and cos swapped",
     "mistake.pe_added_after_projection": "positions added after the projection",
     "mistake.rope_pairs_wrong": "RoPE pairs wrong",
+    "mistake.window_off_by_one": "window one key too wide",
     "mistake.column_layout_transposed": "row layout instead of column layout",
     # -- the Moodle quiz ----------------------------------------------------------------
     "moodle.intro": "Compute every step by hand and type each entry in its box as a decimal "

@@ -245,6 +245,8 @@ WORDS: dict[str, str] = {
     "derive.given_rope_turn": "Q 和 K 中的每一对都按同样的方式旋转：",
     "derive.given_additive": "加性注意力分数（代替 q · k）：",
     "derive.temperature": "温度也要除：",
+    "derive.window": "滑动窗口：查询 i 只看满足 i − w < j ≤ i 的键 j（它自己和前面 w − 1 个键），"
+    "其余的键都被遮蔽，",
     "derive.temperature_alone": "分数除以温度：",
     "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 K 的转置乘以 Q，"
     "每个查询占一列，softmax 沿每一列计算。",
@@ -257,11 +259,14 @@ WORDS: dict[str, str] = {
     "应先加到词向量上：Q = (X + P) W_Q。",
     "diagnosis.rope_pairs_wrong": "{entries}：旋转时配对的列不对（i 与 i + d/2，即 rotate-half 的"
     "做法）；本题每一行旋转的是 (2i, 2i+1) 这两列。",
+    "diagnosis.window_off_by_one": "{entries}：窗口多算了一个键（i − w ≤ j ≤ i）；查询 i 只看 "
+    "i − w < j ≤ i 这 w = {w} 个键（含它自己）。",
     "diagnosis.column_layout_transposed": "{entries}：这是行布局（每个词一行）；本题用列布局，"
     "每个词是一列：请把矩阵转置。",
     "mistake.pe_sin_cos_swapped": "sin 与 cos 弄反",
     "mistake.pe_added_after_projection": "投影后才加位置编码",
     "mistake.rope_pairs_wrong": "RoPE 配对错误",
+    "mistake.window_off_by_one": "窗口多了一个键",
     "mistake.column_layout_transposed": "用了行布局而不是列布局",
     # -- Moodle 测验 --------------------------------------------------------------------
     "moodle.intro": "请手算每一步，把每个元素以小数填入对应的空格，保留 {places} 位小数"
