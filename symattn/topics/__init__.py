@@ -19,7 +19,18 @@ from typing import Any
 from ..printing import add_names
 from ..problem import Problem
 from ..steps import Kind, Plan
-from . import additive, block, decode, gqa, masks, positions, rope, temperature, window
+from . import (
+    additive,
+    alibi,
+    block,
+    decode,
+    gqa,
+    masks,
+    positions,
+    rope,
+    temperature,
+    window,
+)
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic
 
 __all__ = [
@@ -44,7 +55,7 @@ __all__ = [
 #: The registry, in the order of the steps the topics add.
 TOPICS: tuple[Topic, ...] = tuple(
     module.TOPIC
-    for module in (positions, rope, additive, temperature, gqa, masks, window, decode, block)
+    for module in (positions, rope, additive, temperature, gqa, alibi, masks, window, decode, block)
 )
 
 for _topic in TOPICS:

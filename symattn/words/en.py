@@ -14,6 +14,8 @@ WORDS: dict[str, str] = {
     "title.V": "Values",
     "title.scores": "Attention scores",
     "title.scaled_scores": "Scaled scores",
+    "title.alibi_bias": "ALiBi: the distance bias",
+    "title.biased_scores": "Scores with the ALiBi bias",
     "title.masked_scores": "Masking",
     "title.weights": "Softmax: attention weights",
     "title.output": "Weighted sum: the output",
@@ -268,6 +270,9 @@ WORDS: dict[str, str] = {
     "derive.temperature": "The temperature divides the scaled scores as well:",
     "derive.window": "A sliding window: query i sees only the keys j with i − w < j ≤ i "
     "(itself and the w − 1 keys before it), and every other key is masked,",
+    "derive.alibi": "ALiBi: each head adds the bias b_ij = −m·|i − j| to its scaled scores (the "
+    "farther the key, the lower the score), with the slope",
+    "derive.alibi_head": "head {head}:",
     "derive.temperature_alone": "The temperature divides the scores:",
     "derive.column_layout": "Column layout: each token is a column (Q = W_Q X), the scores are "
     "K transposed times Q, one column per query, and the softmax runs down each column.",
@@ -284,12 +289,15 @@ WORDS: dict[str, str] = {
     "i + d/2, as rotate-half does); this problem turns the pairs (2i, 2i+1) of each row.",
     "diagnosis.window_off_by_one": "{entries}: the window is one key too wide (i − w ≤ j ≤ i); "
     "query i sees the w = {w} keys i − w < j ≤ i, itself included.",
+    "diagnosis.alibi_sign_flipped": "{entries}: the bias was added with the wrong sign "
+    "(+m·|i − j|); ALiBi lowers the scores of far keys: b_ij = −m·|i − j|.",
     "diagnosis.column_layout_transposed": "{entries}: this is the row layout (each token a row); "
     "the problem uses the column layout, so each token is a column: transpose your matrix.",
     "mistake.pe_sin_cos_swapped": "sin and cos swapped",
     "mistake.pe_added_after_projection": "positions added after the projection",
     "mistake.rope_pairs_wrong": "RoPE pairs wrong",
     "mistake.window_off_by_one": "window one key too wide",
+    "mistake.alibi_sign_flipped": "ALiBi bias with the wrong sign",
     "mistake.column_layout_transposed": "row layout instead of column layout",
     # -- the Moodle quiz ----------------------------------------------------------------
     "moodle.intro": "Compute every step by hand and type each entry in its box as a decimal "

@@ -14,6 +14,8 @@ WORDS: dict[str, str] = {
     "title.V": "计算值向量",
     "title.scores": "计算注意力分数",
     "title.scaled_scores": "缩放注意力分数",
+    "title.alibi_bias": "ALiBi：距离偏置",
+    "title.biased_scores": "加上 ALiBi 偏置的分数",
     "title.masked_scores": "施加掩码",
     "title.weights": "Softmax 归一化：注意力权重",
     "title.output": "加权求和：注意力输出",
@@ -247,6 +249,9 @@ WORDS: dict[str, str] = {
     "derive.temperature": "温度也要除：",
     "derive.window": "滑动窗口：查询 i 只看满足 i − w < j ≤ i 的键 j（它自己和前面 w − 1 个键），"
     "其余的键都被遮蔽，",
+    "derive.alibi": "ALiBi：每个头在缩放后的分数上加偏置 b_ij = −m·|i − j|"
+    "（键离得越远，分数越低），斜率为",
+    "derive.alibi_head": "第 {head} 个头：",
     "derive.temperature_alone": "分数除以温度：",
     "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 K 的转置乘以 Q，"
     "每个查询占一列，softmax 沿每一列计算。",
@@ -261,12 +266,15 @@ WORDS: dict[str, str] = {
     "做法）；本题每一行旋转的是 (2i, 2i+1) 这两列。",
     "diagnosis.window_off_by_one": "{entries}：窗口多算了一个键（i − w ≤ j ≤ i）；查询 i 只看 "
     "i − w < j ≤ i 这 w = {w} 个键（含它自己）。",
+    "diagnosis.alibi_sign_flipped": "{entries}：偏置的符号加反了（+m·|i − j|）；ALiBi 让远处的键"
+    "分数更低：b_ij = −m·|i − j|。",
     "diagnosis.column_layout_transposed": "{entries}：这是行布局（每个词一行）；本题用列布局，"
     "每个词是一列：请把矩阵转置。",
     "mistake.pe_sin_cos_swapped": "sin 与 cos 弄反",
     "mistake.pe_added_after_projection": "投影后才加位置编码",
     "mistake.rope_pairs_wrong": "RoPE 配对错误",
     "mistake.window_off_by_one": "窗口多了一个键",
+    "mistake.alibi_sign_flipped": "ALiBi 偏置符号反了",
     "mistake.column_layout_transposed": "用了行布局而不是列布局",
     # -- Moodle 测验 --------------------------------------------------------------------
     "moodle.intro": "请手算每一步，把每个元素以小数填入对应的空格，保留 {places} 位小数"
