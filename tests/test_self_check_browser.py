@@ -222,8 +222,18 @@ def test_without_javascript_the_page_says_marking_needs_it(browser: Any, pages: 
         ExerciseOptions(topics=("additive",), mask="causal"),
         ExerciseOptions(layout="column", topics=("temperature",), tokens=4),
         ExerciseOptions(topics=("positions", "block")),
+        ExerciseOptions(layout="column", heads=2, topics=("alibi", "window")),
+        ExerciseOptions(layout="column", heads=2, topics=("rope", "gqa")),
     ],
-    ids=["sinusoidal", "rope-temperature", "additive-causal", "column", "positions-block"],
+    ids=[
+        "sinusoidal",
+        "rope-temperature",
+        "additive-causal",
+        "column",
+        "positions-block",
+        "column-heads-alibi-window",
+        "column-rope-gqa",
+    ],
 )
 def test_a_topic_exercise_typed_with_its_key_is_all_right(
     browser: Any, tmp_path: Path, options: ExerciseOptions

@@ -51,6 +51,7 @@ from ..render.html import display_html, inline_html, message_html, sentence_html
 from ..render.html_page import esc, page
 from ..render.mathml import math_element, serialize
 from ..render.tex import TexPrinter
+from ..render.view import View, view_of
 from ..render.walker import title_of
 from ..steps import Kind
 from ..version import __version__
@@ -115,6 +116,11 @@ def _json(data: Any) -> str:
 
 def _decimal(value: Decimal | None) -> str:
     return "0" if value is None else str(value)
+
+
+def _written(view: View, values: Any) -> list[list[str]]:
+    """A step's values as its layout writes them (the column layout: transposed)."""
+    return [[_decimal(v) for v in row] for row in view.matrix(values)]
 
 
 def _table(matrix: Sequence[Sequence[object]]) -> Table:
@@ -231,24 +237,31 @@ def _mask(key: Derivation, w: Words) -> str:
 
 # -- one step: its boxes ----------------------------------------------------------------
 def _grid(key: Derivation, step_id: str) -> str:
+    """The step's boxes as its layout writes it (the column layout: transposed); a box's
+    row and column are the written ones, its name the written entry's."""
     step = key.step(step_id)
-    rows, cols = step.shape
+    view = view_of(key.problem.layout)
+    rows, cols = view.shape(*step.shape)
+    row_labels, col_labels = step.row_labels, step.col_labels
+    if view.columns:
+        row_labels, col_labels = col_labels, row_labels
     head = ""
-    if step.col_labels:
-        head = "<tr><td></td>" if step.row_labels else "<tr>"
-        head += "".join(f'<th scope="col">{esc(c)}</th>' for c in step.col_labels) + "</tr>"
+    if col_labels:
+        head = "<tr><td></td>" if row_labels else "<tr>"
+        head += "".join(f'<th scope="col">{esc(c)}</th>' for c in col_labels) + "</tr>"
     body = []
     for i in range(rows):
         cells = []
-        if step.row_labels:
-            cells.append(f'<th scope="row">{esc(step.row_labels[i])}</th>')
+        if row_labels:
+            cells.append(f'<th scope="row">{esc(row_labels[i])}</th>')
         for j in range(cols):
             where = f"{esc(step_id)}-{i + 1}-{j + 1}"
             side = " ".join(c for c, edge in (("l", j == 0), ("r", j == cols - 1)) if edge)
+            name = entry_name(step_id, i, j)  # as written
             cells.append(
                 f'<td class="{side}"><input type="text" id="in-{where}" '
                 f'data-step="{esc(step_id)}" data-row="{i + 1}" data-col="{j + 1}" '
-                f'aria-label="{esc(entry_name(step_id, i, j))}" aria-describedby="mk-{where}" '
+                f'aria-label="{esc(name)}" aria-describedby="mk-{where}" '
                 'autocomplete="off" autocapitalize="off" spellcheck="false">'
                 f'<span class="mark" id="mk-{where}"></span></td>'
             )
@@ -280,6 +293,7 @@ def _diagnoses(
     sentence, set as on the feedback page)."""
     found: dict[str, list[dict[str, Any]]] = {s: [] for s in steps}
     templates: list[str] = []
+    view = view_of(key.problem.layout)  # the page writes each step as its layout does
     for table in mistake_tables(key, places):
         for step_id, values in table.values.items():
             if step_id not in found:
@@ -297,7 +311,7 @@ def _diagnoses(
                     "id": table.id,
                     "weaker": table.mistake.weaker,
                     "template": number,
-                    "values": [[_decimal(v) for v in row] for row in values],
+                    "values": _written(view, values),
                 }
             )
     return found, templates
@@ -349,6 +363,7 @@ def render_self_check(
             f"steps: expected some of {', '.join(allowed)}, found {', '.join(unknown) or 'none'}"
         )
     printer = TexPrinter(Notation.build(notation, problem.renames))
+    view = view_of(problem.layout)
     mistakes, templates = _diagnoses(key, chosen, places, w)
     data = {
         "lang": lang,
@@ -357,7 +372,9 @@ def render_self_check(
         "steps": [
             {
                 "id": step_id,
-                "key": [[_decimal(v) for v in row] for row in key.step(step_id).values],
+                "key": [
+                    [_decimal(v) for v in row] for row in view.matrix(key.step(step_id).values)
+                ],
                 "mistakes": mistakes[step_id],
             }
             for step_id in chosen
