@@ -27,6 +27,7 @@ from symattn.errors import SymattnError
 from symattn.examples import example_names, example_path
 from symattn.exercises.generate import ExerciseOptions, generate
 from symattn.exercises.self_check import render_self_check, script
+from symattn.render.view import view_of
 from symattn.render.walker import title_of
 from symattn.words import words
 
@@ -79,11 +80,12 @@ def check_page(text: str, key: Derivation, lang: str) -> None:
     w = words(lang)
     wanted = [w.heading(k, title_of(key.step(s), w)) for k, s in enumerate(steps, start=1)]
     assert h2_titles(seen) == [w("given"), *wanted]
+    view = view_of(key.problem.layout)  # the boxes as the layout writes the step
     cells = [
         (s, str(i + 1), str(j + 1), entry_name(s, i, j))
         for s in steps
-        for i in range(key.step(s).shape[0])
-        for j in range(key.step(s).shape[1])
+        for i in range(view.shape(*key.step(s).shape)[0])
+        for j in range(view.shape(*key.step(s).shape)[1])
     ]
     found = [
         (a.get("data-step"), a.get("data-row"), a.get("data-col"), a.get("aria-label"))
@@ -92,7 +94,7 @@ def check_page(text: str, key: Derivation, lang: str) -> None:
     assert found == cells
     assert all("data-status" not in a for a in inputs(text))
     for step in data["steps"]:
-        values = key.step(step["id"]).values
+        values = view.matrix(key.step(step["id"]).values)
         assert step["key"] == [[str(v) for v in row] for row in values]
         for mistake in step["mistakes"]:
             template = f'<template data-template="{mistake["template"]}"><div class="diagnosis" '

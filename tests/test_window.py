@@ -10,6 +10,7 @@ format and language; checked with its mistake model and carried-forward errors; 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,9 @@ import pytest
 
 import symattn
 from symattn.check import check
+from symattn.exercises import ExerciseOptions, generate, render_self_check
 from symattn.exercises.generate import as_columns
+from symattn.words import words
 
 from .helpers import run_cli
 
@@ -152,3 +155,15 @@ def test_exercises_with_a_window_check_themselves(tmp_path: Path, layout: str) -
         assert "sliding window" in (out / "students" / n / "sheet.tex").read_text().lower()
         assert "sliding window" in (out / "students" / n / "self-check.html").read_text().lower()
     assert "sliding window" in (tmp_path / "quiz.xml").read_text().lower()
+
+
+def test_the_column_page_writes_the_window_keys_down_the_side() -> None:
+    """In the column layout a mask is keys × queries on the self-check page, as in the
+    problem file."""
+    (ex,) = generate(5, 1, ExerciseOptions(layout="column", topics=("window",), tokens=3))
+    keep = ex.key.problem.mask  # rows: queries
+    written = ["1" if k else "0" for col in zip(*keep) for k in col]  # rows: keys
+    assert written != ["1" if k else "0" for row in keep for k in row]
+    page = render_self_check(ex.key, "en", steps=ex.steps)
+    mask = page.split(words("en")("selfcheck.mask").split(":")[0], 1)[1].split("</div>", 1)[0]
+    assert re.findall(r"<mn>(\d)</mn>", mask) == written

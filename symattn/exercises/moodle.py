@@ -116,7 +116,8 @@ def _given(item: QuizItem, w: Words) -> list[str]:
     notes = text_blocks(list(given_notes(p, w, view)), indent="")
     out.extend(f"<p>{_esc(text)}</p>" for text in notes if text.strip())
     if p.mask is not None and p.mask_label != "causal":
-        out.append(_table([["1" if keep else "0" for keep in row] for row in p.mask]))
+        keep = view.matrix(p.mask)  # keys × queries in the column layout
+        out.append(_table([["1" if k else "0" for k in row] for row in keep]))
     return out
 
 

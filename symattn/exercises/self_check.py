@@ -61,42 +61,8 @@ from .given import given_of
 __all__ = ["SELF_CHECK_CSS", "render_self_check", "script"]
 
 #: The page's own style: the answer grids, the marks, and what print and a phone do.
-SELF_CHECK_CSS = """\
-table.vocabulary{border-collapse:collapse;margin:.3rem 0}
-table.vocabulary td,table.vocabulary th{border:1px solid #ccd;padding:.15rem .6rem;
-text-align:center}
-.answer{display:flex;align-items:center;gap:.6rem;overflow-x:auto;padding:.3rem .1rem}
-.answer>.lhs{white-space:nowrap}
-table.grid{border-collapse:separate;border-spacing:0}
-table.grid th{font-weight:400;color:var(--muted);font-size:.85rem;padding:0 .4rem}
-table.grid td{white-space:nowrap;padding:.18rem .2rem}
-table.grid td.l{border-left:2px solid var(--ink);padding-left:.45rem}
-table.grid td.r{border-right:2px solid var(--ink);padding-right:.45rem}
-table.grid tr.t td.l{border-top-left-radius:7px}
-table.grid tr.t td.r{border-top-right-radius:7px}
-table.grid tr.b td.l{border-bottom-left-radius:7px}
-table.grid tr.b td.r{border-bottom-right-radius:7px}
-table.grid input{width:6.4rem;font:inherit;font-variant-numeric:tabular-nums;padding:.2rem .35rem;\
-border:1px solid #8c959f;border-radius:4px;background:#fff;color:var(--ink)}
-table.grid input:focus{outline:2px solid var(--link);outline-offset:1px}
-input[data-status=ok]{border-color:var(--ok);background:#eef8f0}
-input[data-status=wrong],input[data-status=too_coarse]{border-color:var(--bad);background:#fdf0ee}
-input[data-status=invalid]{border-color:var(--warn);background:#fff8e6}
-.mark{display:inline-block;min-width:1.1em;margin-left:.15rem;font-weight:700;text-align:center}
-.mark[data-mark=ok]{color:var(--ok)}
-.mark[data-mark=wrong],.mark[data-mark=too_coarse]{color:var(--bad)}
-.mark[data-mark=invalid]{color:var(--warn)}
-.tally{font-size:.85rem;font-weight:600;color:var(--muted);white-space:nowrap}
-.notes{margin:.2rem 0;padding-left:1.2rem}
-.notes:empty{display:none}
-noscript p{border-left:3px solid var(--bad);padding:.2rem .8rem}
-@media (max-width:30rem){.answer{flex-wrap:wrap;gap:.2rem .5rem}\
-table.grid input{width:3.9rem;padding:.15rem .25rem;font-size:14px}\
-table.grid td{padding:.12rem .05rem}table.grid th{padding:0 .25rem}\
-.mark{min-width:.9em;margin-left:.05rem}}
-@media print{table.grid input{border:none;border-bottom:1px solid #000;border-radius:0;\
-background:none}.answer{overflow:visible}section.step{break-inside:avoid}}
-"""
+#: The page's style sheet (self_check.css beside this module).
+SELF_CHECK_CSS = resources.files(__package__).joinpath("self_check.css").read_text("utf-8")
 
 
 @cache
@@ -230,7 +196,8 @@ def _mask(key: Derivation, w: Words) -> str:
         return ""
     if p.mask_label == "causal":
         return f"<p>{message_html(w('sheet.causal'))}</p>"
-    rows = " \\\\ ".join(" & ".join("1" if keep else "0" for keep in row) for row in p.mask)
+    keep = view_of(p.layout).matrix(p.mask)  # keys × queries in the column layout
+    rows = " \\\\ ".join(" & ".join("1" if k else "0" for k in row) for row in keep)
     matrix = serialize(math_element(f"\\begin{{bmatrix}} {rows} \\end{{bmatrix}}", display=True))
     return f"<p>{message_html(w('selfcheck.mask'))}</p>" + f'<div class="display">{matrix}</div>'
 
