@@ -104,7 +104,7 @@ class Problem:
     #: columns, Q = W_Q X, as on the AI-by-hand sheets). A view, like the notation: the
     #: matrices here are always in the row layout, and only reading and writing turn them.
     layout: str = "row"
-    #: The topics of docs/topics.md this problem has (positions, RoPE, …): each topic's
+    #: The topics of docs/topics.md this problem has (by name): each topic's
     #: name and its frozen config, in the order of the registry (:mod:`symattn.topics`).
     topics: tuple[tuple[str, TopicConfig], ...] = ()
     _hash: int = field(default=0, init=False, repr=False, compare=False)

@@ -160,8 +160,8 @@ class StepSpec:
     round_operand: int | None = None  # operands[0] rounded to this many places first
     diagonal_only: bool = False  # JACOBIAN: a_ij (1 − a_ij) g_ij only
     shown: bool = True  # False for a helper step a mistake model inserts
-    #: What a topic's kind of step needs besides its operands (the base of RoPE's angles,
-    #: the slopes of ALiBi, …): a frozen dataclass of that topic's own.
+    #: What a topic's kind of step needs besides its operands (the base of a topic's angles,
+    #: a topic's slopes, …): a frozen dataclass of that topic's own.
     params: Any = None
 
     @property

@@ -5,8 +5,8 @@ Each rounded input entry carries a radius (half a unit of its last written place
 radius is propagated step by step by the rule of each kind: for a product C = AB,
 |A||R_B| + |R_A||B|; for a softmax, a_j (r_j + Σ_k a_k r_k) over the entries it
 normalises; and so on.  One pass costs what one evaluation costs, whatever the size.
-A kind without a rule of its own here (LayerNorm, the feed-forward network, a decode
-step, RoPE, additive attention) is bounded to first order through its decimal rule, one
+A kind without a rule of its own here (a topic's kinds: a norm, a
+network, a rotation, a tanh score) is bounded to first order through its decimal rule, one
 rounded entry at a time: a new kind of step needs nothing in this module.
 """
 

@@ -46,7 +46,7 @@ def _direct(entry: Any) -> bool:
 
 def _closed_numeric(entries: Matrix) -> bool:
     """Closed forms of numbers only (a numeric problem's softmax, output, concat · W_O, a
-    residual): never of transcendental scores (RoPE, tanh), whose exponents are SymPy's."""
+    residual): never of transcendental scores (sin, cos, tanh), whose exponents are SymPy's."""
     return all(in_balls(x) for row in entries for x in row)
 
 

@@ -165,12 +165,12 @@ def _head(
     its output and the names of the queries and keys it scored."""
     out[f"{prefix}Q"], out[f"{prefix}K"], out[f"{prefix}V"] = qs, ks, vs
     q_name, k_name = f"{prefix}Q", f"{prefix}K"
-    for path, config in paths:  # RoPE turns them
+    for path, config in paths:  # a topic may turn them
         q_name, k_name = path.after_qk(problem, config, prefix, q_name, k_name, out)
     names = (prefix, q_name, k_name)
     (q, mq), (k, mk), (v, mv) = out[q_name], out[k_name], vs
     scored = None
-    for path, config in paths:  # additive scores
+    for path, config in paths:  # a topic's own scores
         scored = scored or path.scores(problem, config, prefix, q_name, k_name, out)
     scores, mag = scored if scored is not None else (q @ k.T, mq @ mk.T)
     out[f"{prefix}scores"] = (scores, mag)

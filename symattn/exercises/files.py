@@ -41,7 +41,7 @@ def problem_toml(data: dict[str, Any]) -> str:
         lines.append(f"{key} = {_matrix_toml(data[key])}")
     if data.get("heads", 1) > 1:
         lines.append(f"heads = {data['heads']}")
-    if "scale" in data:  # additive scores are not scaled
+    if "scale" in data:  # a topic's scores may be unscaled
         lines.append(f'scale = "{data["scale"]}"')
     lines.append(f'mask = "{data["mask"]}"')
     if "places" in data:

@@ -137,7 +137,7 @@ class ExerciseOptions:
     def shape(self) -> tuple[int, int, int, int]:
         """Tokens, d_model, d_k, d_v (per head, d_k ≤ d_model / heads unless d_k is asked
         for, as in a transformer whose heads split the model's width; as the topics need
-        them: an even d_k for RoPE, d_v = d_model for a block)."""
+        them: an even d_k, d_v = d_model, …)."""
         _, n, d_model, d_k, _ = LEVELS[self.level]
         n = self.tokens or n
         d_model = self.d_model or d_model

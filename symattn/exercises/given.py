@@ -3,7 +3,7 @@
 
 The key's Given section is a sentence of sizes, a display of the given matrices (the W's
 in the problem's layout, then any matrices of the topic: W_a, γ, W_1, …), the scale, and
-the topic's sentences (positions, RoPE, additive scores, temperature, layout, groups, the
+the topics' sentences (each topic's own, the layout, groups, the
 block). The views set X and the W's themselves; the rest they show as the key does.
 A matrix the problem gives as a step of its own (a given P) is shown with the givens.
 """

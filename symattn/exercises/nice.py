@@ -1,6 +1,6 @@
 """A cheap first look at a drawn exercise, before anything is derived exactly: its scores
 in float64, by the independent NumPy path with the topics' own NumPy siblings (positions
-added, RoPE's turns, additive scores, the temperature, a bias).
+added, turns, other scores, a divisor, a bias).
 
 A draw passes when, in every head and row, the scores the softmax reads (after the scale,
 without the masked ones) are small (|s| ≤ the level's bound), not all alike, and no two

@@ -63,7 +63,7 @@ def scan_symbols(data: Mapping[str, Any], reader: Any) -> None:
 def topic_keep_mask(
     data: Mapping[str, Any], n: int, m: int, layout: str, source: str
 ) -> tuple[Mask | None, str]:
-    """The ``mask`` key as a keep-mask, unless a topic reads it (an additive mask); a
+    """The ``mask`` key as a keep-mask, unless a topic reads it (a mask of numbers); a
     matrix is written m × n (keys down the side) in the column layout."""
     raw = data.get("mask", "none")
     for topic in TOPICS:

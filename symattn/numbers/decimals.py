@@ -43,7 +43,7 @@ def dec_matrix(matrix: Sequence[Sequence[object]]) -> DecimalMatrix:
     for row in matrix:
         cells = []
         for x in row:
-            if isinstance(x, NegInf):  # an additive mask
+            if isinstance(x, NegInf):  # a mask of numbers
                 cells.append(NEG_INF)
                 continue
             if not isinstance(x, Surd):

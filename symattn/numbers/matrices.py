@@ -156,7 +156,7 @@ def scale(scores: Matrix, divisor: Any) -> Matrix:
         factor = 1 / (c * r)
         return _each(scores, lambda x: Surd.monomial(r, x.as_fraction() * factor))
     if isinstance(divisor, Surd) and any(not isinstance(x, Surd) for r in scores for x in r):
-        divisor = to_sympy(divisor)  # transcendental scores (positions, RoPE, tanh)
+        divisor = to_sympy(divisor)  # transcendental scores (sin, cos, tanh)
         return tuple(tuple(to_sympy(x) / divisor for x in row) for row in scores)
     return tuple(tuple(x / divisor for x in row) for row in scores)
 
@@ -230,7 +230,7 @@ def concat(blocks: Sequence[Matrix]) -> Matrix:
 
 
 def add(left: Matrix, right: Matrix) -> Matrix:
-    """``left + right`` (a residual, X + P, S' + an additive mask): surds stay surds,
+    """``left + right`` (a residual, X + P, S' + a mask of numbers): surds stay surds,
     closed forms a sum of them, −∞ absorbs, else SymPy (sin(1) + 1)."""
     out = []
     for a_row, b_row in zip(left, right):

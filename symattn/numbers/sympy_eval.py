@@ -63,7 +63,7 @@ class SympyEvaluator:
             value = self._power(expr, memo)
         elif isinstance(expr, sympy.exp):
             value = self._ball(expr.args[0], memo).exp()
-        elif isinstance(expr, (sympy.sin, sympy.cos, sympy.tanh)):  # positions, RoPE, additive
+        elif isinstance(expr, (sympy.sin, sympy.cos, sympy.tanh)):  # the transcendental topics
             inner = self._ball(expr.args[0], memo)
             value = getattr(inner, type(expr).__name__)()
         elif expr is sympy.S.Exp1:

@@ -1,5 +1,5 @@
-"""sin, cos and tanh of exact arguments: the closed forms of positions, RoPE and
-additive attention, and their certified decimals.
+"""sin, cos and tanh of exact arguments: the closed forms of the transcendental topics
+(sinusoids, rotations, tanh scores), and their certified decimals.
 
 sin(pos / 10000^{2i/d}) is transcendental for every pos ≠ 0, so no surd holds it.  The
 exact value is kept as what it is — SymPy's ``sin``, ``cos`` or ``tanh`` of an exact

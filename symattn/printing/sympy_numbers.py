@@ -50,7 +50,7 @@ class NumberPrinter:
             return "E", ATOM
         if isinstance(expr, sympy.exp):
             return f"exp({self(expr.args[0])})", ATOM
-        if isinstance(expr, (sympy.sin, sympy.cos, sympy.tanh)):  # positions, RoPE, additive
+        if isinstance(expr, (sympy.sin, sympy.cos, sympy.tanh)):  # the transcendental topics
             return f"{type(expr).__name__}({self(expr.args[0])})", ATOM
         if expr.is_Add:
             return self._add(expr), ADD

@@ -1,5 +1,5 @@
 """The Given section's words about a problem: how the scores are scaled, and each topic's
-sentences (how the positions are made, RoPE's angle, the additive score, the temperature,
+sentences (each topic's own: how its matrices are made, its angles, scores, divisors,
 the K/V groups, the block), then the layout's.  The derivation says them after the given
 matrices; the exercise views say them too."""
 

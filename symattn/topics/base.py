@@ -144,7 +144,7 @@ class ValueReader(Protocol):
 @dataclass
 class LoadContext:
     """What the problem reader hands each topic: the file's data, its reader, the sizes
-    once known, and the keep-mask so far (a topic may narrow it: valid_lens, a window)."""
+    once known, and the keep-mask so far (a topic may narrow it)."""
 
     data: Mapping[str, Any]
     reader: ValueReader
@@ -288,7 +288,7 @@ class Topic:
     name: ClassVar[str] = ""
     #: The problem-file keys it reads.
     keys: ClassVar[tuple[str, ...]] = ()
-    #: How a problem file asks for it, in an error message ('score = "additive"').
+    #: How a problem file asks for it, in an error message (its key, or 'score = …').
     asked: ClassVar[str] = ""
     #: Topics it does not combine with (by name), with the reason.
     excludes: ClassVar[Mapping[str, str]] = {}
@@ -319,12 +319,12 @@ class Topic:
         return None
 
     def claims_mask(self, raw: Any) -> str | None:
-        """The label of the ``mask`` key's value when this topic reads it (an additive
-        mask) instead of the core's keep-mask reader, else None."""
+        """The label of the ``mask`` key's value when this topic reads it (a mask of
+        numbers) instead of the core's keep-mask reader, else None."""
         return None
 
     def default_scale(self, data: Mapping[str, Any]) -> str | None:
-        """The scale when the file gives none ("none" for additive scores)."""
+        """The scale when the file gives none ("none" for scores of its own)."""
         return None
 
     # -- the plan ------------------------------------------------------------------------
@@ -336,7 +336,7 @@ class Topic:
         return None
 
     def after_qk(self, b: Builder, config: Any) -> None:
-        """Steps after a head's Q and K (RoPE turns them)."""
+        """Steps after a head's Q and K (a rotation turns them)."""
 
     def scores(self, b: Builder, config: Any) -> bool:
         """Write the head's scores instead of q_i · k_j; True when it did."""
@@ -347,10 +347,10 @@ class Topic:
         return None
 
     def on_scores(self, b: Builder, config: Any) -> None:
-        """Steps on the scaled scores, before the softmax (a bias, an additive mask)."""
+        """Steps on the scaled scores, before the softmax (a bias, a mask of numbers)."""
 
     def after_attention(self, b: Builder, config: Any) -> None:
-        """Steps after attention (a decode step, an encoder block)."""
+        """Steps after attention (one more step, a block)."""
 
     def result(self, problem: Problem, config: Any) -> str | None:
         """The step the derivation's Result shows, when not the output."""
@@ -370,7 +370,7 @@ class Topic:
         """Refuse exercise options this topic cannot be drawn with (SymattnError)."""
 
     def d_k(self, options: Any, d_k: int) -> int:
-        """The exercise's d_k as this topic needs it (RoPE: even)."""
+        """The exercise's d_k as this topic needs it (pairs: even)."""
         return d_k
 
     def d_v(self, options: Any, d_model: int, d_v: int) -> int:

@@ -13,7 +13,7 @@ from .base import Writer
 __all__ = ["TRIG_SYMBOLS", "call", "expanded_rows", "power"]
 
 
-#: The symbols of the sinusoids, written the same by positions and RoPE.
+#: The symbols of the sinusoids, shared by the sinusoidal topics.
 TRIG_SYMBOLS = {
     "sin": (r"\sin", "sin"),
     "cos": (r"\cos", "cos"),

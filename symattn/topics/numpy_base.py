@@ -58,7 +58,7 @@ class NumpyPath:
     def after_qk(
         self, problem: Any, config: Any, prefix: str, q: str, k: str, out: Out
     ) -> tuple[str, str]:
-        """A head's queries and keys, turned (RoPE): the names of what it makes."""
+        """A head's queries and keys, turned (a rotation): the names of what it makes."""
         return q, k
 
     def scores(
@@ -74,7 +74,7 @@ class NumpyPath:
     def on_scores(
         self, problem: Any, config: Any, prefix: str, head: int, scores: Pair, out: Out
     ) -> Pair:
-        """The scaled scores before the softmax (a bias, an additive mask)."""
+        """The scaled scores before the softmax (a bias, a mask of numbers)."""
         return scores
 
     def keep(self, problem: Any, config: Any, keep: Array) -> Array:
@@ -82,4 +82,4 @@ class NumpyPath:
         return keep
 
     def after_attention(self, problem: Any, config: Any, out: Out, attention: Attention) -> None:
-        """Steps after attention (a decode step, an encoder block), into ``out``."""
+        """Steps after attention (one more step, a block), into ``out``."""
