@@ -267,7 +267,8 @@ def test_every_pairing_passes_the_cross_check(base: str, topic: str) -> None:
     [
         (
             {**DECODE, "score": "additive", "W_a": [[1], [0]], "U_a": [[0], [1]], "v_a": [1]},
-            "score: a decode step scores by the dot product; not available with decode yet",
+            "decode: a decode step scores by the dot product; not available with score = "
+            '"additive" yet',
         ),
         ({**DECODE, "valid_lens": [1, 2, 3]}, "decode: a decode step is causal; leave out"),
         (

@@ -134,7 +134,7 @@ def test_bad_windows_are_one_line(tmp_path: Path, value: Any, message: str) -> N
 def test_a_decode_step_and_an_additive_mask_are_refused() -> None:
     with pytest.raises(symattn.SymattnError, match="a decode step"):
         symattn.load({**BASE, "decode": True})
-    with pytest.raises(symattn.SymattnError, match="additive mask"):
+    with pytest.raises(symattn.SymattnError, match="a mask of numbers"):
         symattn.load({**BASE, "mask": [[0, -9, 0, 0]] * 4})
 
 

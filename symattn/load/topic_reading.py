@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import SymattnError
 from ..problem import LAID_OUT, Mask, TopicConfig
-from ..topics import TOPICS, LoadContext, by_name
+from ..topics import EXCLUDES, TOPICS, LoadContext, by_name
 from .checks import read_mask
 
 __all__ = ["read_layout", "read_topics", "scan_symbols", "topic_keep_mask"]
@@ -86,14 +86,10 @@ def read_topics(ctx: LoadContext) -> tuple[tuple[str, TopicConfig], ...]:
             read.append((topic.name, config))
             ctx.read[topic.name] = config
     names = [name for name, _ in read]
-    for topic in TOPICS:
-        if topic.name not in names:
-            continue
-        for other, reason in topic.excludes.items():
-            if other in names:
-                raise ctx.error(
-                    f"{reason}; not available with {by_name(other).asked} yet", topic.keys[0]
-                )
+    for name, other, reason in EXCLUDES:
+        if name in names and other in names:
+            asked = by_name(other).asked
+            raise ctx.error(f"{reason}; not available with {asked} yet", by_name(name).keys[0])
     upstream = [k for k in ("dO", "target") if ctx.has(k)]
     if upstream:
         for topic in TOPICS:

@@ -34,6 +34,7 @@ from . import (
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic
 
 __all__ = [
+    "EXCLUDES",
     "TOPICS",
     "Builder",
     "KindRules",
@@ -56,6 +57,16 @@ __all__ = [
 TOPICS: tuple[Topic, ...] = tuple(
     module.TOPIC
     for module in (positions, rope, additive, temperature, gqa, alibi, masks, window, decode, block)
+)
+
+#: The pairs of topics that do not combine yet: (topic, other, the reason).  The loader
+#: refuses such a problem in one line, at the first topic's key.
+EXCLUDES: tuple[tuple[str, str, str], ...] = (
+    ("decode", "additive", "a decode step scores by the dot product"),
+    ("decode", "masks", "a decode step is causal; its keys are the cached ones and its own"),
+    ("decode", "window", "a decode step sees its whole cache"),
+    ("decode", "alibi", "a decode step adds no bias to its cached scores"),
+    ("alibi", "additive", "ALiBi biases dot-product scores"),
 )
 
 for _topic in TOPICS:

@@ -174,7 +174,6 @@ class Additive(Topic):
     keys = ("score", "W_a", "U_a", "v_a")
     laid_out = ("W_a", "U_a")
     shown = ("W_a", "U_a", "v_a")
-    excludes: ClassVar[Mapping[str, str]] = {"decode": "a decode step scores by the dot product"}
     kinds = (
         KindRules(
             ADDITIVE_HIDDEN,

@@ -85,10 +85,6 @@ class Alibi(Topic):
     asked = "alibi"
     keys = ("alibi",)
     backward = True
-    excludes: ClassVar[Mapping[str, str]] = {
-        "decode": "a decode step adds no bias to its cached scores",
-        "additive": "ALiBi biases dot-product scores",
-    }
     mistakes = (Mistake("alibi_sign_flipped", ("biased_scores",), _flipped),)
     symbols: ClassVar[Mapping[str, tuple[str, str]]] = {"m": ("m", "m")}
     names: ClassVar[Mapping[str, Names]] = {

@@ -290,8 +290,6 @@ class Topic:
     keys: ClassVar[tuple[str, ...]] = ()
     #: How a problem file asks for it, in an error message (its key, or 'score = …').
     asked: ClassVar[str] = ""
-    #: Topics it does not combine with (by name), with the reason.
-    excludes: ClassVar[Mapping[str, str]] = {}
     #: Derived with ``--backward`` too.
     backward: ClassVar[bool] = False
     #: Its kinds of step, mistake models, names on paper and symbols (LaTeX, Unicode).

@@ -188,10 +188,6 @@ class Decode(Topic):
     asked = "decode"
     keys = ("decode",)
     backward = True
-    excludes: ClassVar[Mapping[str, str]] = {
-        "additive": "a decode step scores by the dot product",
-        "masks": "a decode step is causal; its keys are the cached ones and its own",
-    }
     kinds = (
         KindRules(
             ROWS,

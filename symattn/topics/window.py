@@ -58,7 +58,6 @@ class Window(Topic):
     asked = "window"
     keys = ("window",)
     backward = True
-    excludes: ClassVar[Mapping[str, str]] = {"decode": "a decode step sees its whole cache"}
     mistakes = (
         Mistake(
             "window_off_by_one",
@@ -79,8 +78,9 @@ class Window(Topic):
             raise ctx.error(f"expected a whole number of keys ≥ 1, found {raw!r}", "window")
         if n > m:
             raise ctx.error(f"a window is causal: it needs as many keys as queries ({n})", "window")
-        if "additive" in ctx.mask_label:
-            raise ctx.error("not available with an additive mask yet", "window")
+        masks = ctx.read.get("masks")
+        if getattr(masks, "add", None) is not None:  # a mask of numbers, read before
+            raise ctx.error("not available with a mask of numbers (−99, −∞) yet", "window")
         keep = _both(ctx.mask, band(n, m, raw))
         config = WindowConfig(raw, ctx.mask)
         ctx.mask = keep
