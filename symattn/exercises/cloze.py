@@ -9,7 +9,7 @@ first ``~`` or ``}`` not preceded by ``\\``.  Moodle then decodes HTML entities 
 and feedback (``html_entity_decode``) and replaces ``\\}`` by ``}`` and ``\\#`` by ``#`` —
 nothing else is unescaped (``\\~`` would keep its backslash).  So :func:`field_text` writes
 ``}`` and ``#`` as ``\\}`` and ``\\#``, and ``~``, ``{``, ``\\``, ``&``, ``<``, ``>``, ``"`` as
-character references, which pass the regular expressions untouched and decode to the
+character references, which pass the regular expressions untouched and become the
 characters themselves.
 
 >>> field_text('a~b}c#d\\\\e "f"')

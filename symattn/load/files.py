@@ -126,7 +126,7 @@ def read_text(path: str | os.PathLike[str], *, within: str | os.PathLike[str] | 
     if len(raw) > MAX_FILE_BYTES:
         raise SymattnError(f"{where_}: file is larger than {MAX_FILE_BYTES} bytes")
     try:
-        return raw.decode("utf-8-sig")
+        return str(raw, "utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SymattnError(f"{where_}: not UTF-8 text (byte {exc.start + 1})") from None
 
