@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 import symattn
 from symattn.check import CheckResult, StepResult, check
+from symattn.examples import example_path
 from symattn.check.naming import entry_name
 from symattn.cli import main
 from symattn.numbers import round_half_away
@@ -1060,3 +1061,25 @@ def test_grading_a_class_in_a_subprocess(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert len(run.stdout.splitlines()) == len(class_answers()) + 2  # header + broken
     assert "grading [" not in run.stderr and "\r" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["2", "(2*exp(sqrt(2)) + 2*exp(5*sqrt(2)/2))/(exp(sqrt(2)) + exp(5*sqrt(2)/2))", "2.0000"],
+)
+def test_an_exact_answer_right_from_a_wrong_earlier_step_is_carried(written: str) -> None:
+    """v₁,₁ = 2 (it is 1), then b₁,₁ from it: exactly 2. The value recomputed from the
+    student's V carries noise in its last digits; an exact answer is carried, not wrong."""
+    report = check(
+        symattn.derive(example_path("seed")),
+        {"V": [["2", "2"], ["2", "5/2"]], "output": [[written, "2.4465"], ["2.0000", "2.0142"]]},
+    ).to_json()
+    output = next(s for s in report["steps"] if s["id"] == "output")
+    assert [e["status"] for e in output["entries"]] == ["carried", "ok", "carried", "ok"]
+    assert output["carried_forward"]
+    wrong = check(
+        symattn.derive(example_path("seed")),
+        {"V": [["2", "2"], ["2", "5/2"]], "output": [["2.0003", "2.4465"], ["2", "2.0142"]]},
+    ).to_json()
+    statuses = [e["status"] for s in wrong["steps"] if s["id"] == "output" for e in s["entries"]]
+    assert statuses == ["wrong", "ok", "carried", "ok"]

@@ -21,10 +21,15 @@ from ..numbers import evaluate
 from ..plan import Plan
 from ..problem import Problem
 from ..steps import Kind, StepSpec
+from .compare import PRECISION
 
 __all__ = ["radii"]
 
 ZERO = Decimal(0)
+#: A recomputed step is evaluated to PRECISION significant digits, so it may be off by a few
+#: units of its last digit, more after a cancellation: an exact answer that is right from the
+#: student's own earlier answers must not be marked wrong for that noise.
+EVALUATION_ERROR = Decimal(10) ** (4 - PRECISION)
 
 
 def _t(matrix: Sequence[Sequence[Decimal]]) -> DecimalMatrix:
@@ -235,6 +240,11 @@ def radii(
             break
     found = radius.get(until)
     if found is None:
-        rows = values[until]
-        return _zeros(len(rows), len(rows[0]))
-    return found
+        found = _zeros(len(values[until]), len(values[until][0]))
+    return [
+        [r + _noise(v) for r, v in zip(r_row, v_row)] for r_row, v_row in zip(found, values[until])
+    ]
+
+
+def _noise(value: Decimal) -> Decimal:
+    return EVALUATION_ERROR * max(Decimal(1), abs(value)) if value.is_finite() else ZERO
