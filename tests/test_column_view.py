@@ -12,7 +12,9 @@ own answers, written in columns, check as correct — while the same answers in 
 
 from __future__ import annotations
 
+import copy
 import json
+from numbers import Number
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +22,11 @@ import pytest
 
 import symattn
 from symattn.check import check
+from symattn.check.answers import answer_steps
 from symattn.examples import example_names, example_path
 from symattn.exercises.generate import as_columns
 from symattn.load.files import read_file
+from symattn.plan import backward_plan, forward_plan
 
 ROW_EXAMPLES = [n for n in example_names() if read_file(example_path(n)).get("layout") != "column"]
 
@@ -101,3 +105,46 @@ def test_a_multihead_sheet_in_columns_names_its_entries_as_written(tmp_path: Pat
     report = check(columns, {"h1.Q": wrong}).to_json()
     (entry,) = [e for s in report["steps"] for e in s["entries"] if e["status"] == "wrong"]
     assert entry["index"] == [1, 2]
+
+
+def _bump_first(matrix: list[Any]) -> bool:
+    """Add 1 to the first number of a (nested) list of a problem file's matrix."""
+    for i, v in enumerate(matrix):
+        if isinstance(v, list):
+            if _bump_first(v):
+                return True
+        elif isinstance(v, Number) and not isinstance(v, bool):
+            matrix[i] = v + 1
+            return True
+        elif isinstance(v, str):
+            matrix[i] = f"{v} + 1"
+            return True
+    return False
+
+
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+@pytest.mark.parametrize("name", ROW_EXAMPLES)
+def test_an_error_is_carried_forward_in_both_views(name: str, layout: str) -> None:
+    """A student who got one entry of W_V's product wrong and went on correctly from it:
+    the first wrong step is wrong, every later step made from a wrong one is carried
+    forward — the same in rows and in columns (answers written as the view writes them)."""
+    data = dict(read_file(example_path(name)))
+    if "text" in data or "embedding" in data:
+        data.pop("layout", None)
+    if not isinstance(data.get("W_V"), list):
+        pytest.skip("no numeric W_V (a symbolic problem)")
+    other = copy.deepcopy(data)
+    assert _bump_first(other["W_V"])
+    view = as_columns if layout == "columns" else dict
+    key, slipped = symattn.derive(view(data)), symattn.derive(view(other))
+    right = {s["id"]: s["decimal"] for s in json.loads(key.render("json"))["steps"]}
+    written = {s["id"]: s["decimal"] for s in json.loads(slipped.render("json"))["steps"]}
+    changed = [s for s in answer_steps(key) if written[s] != right[s] and s in written]
+    assert changed, name
+    report = {s["id"]: s for s in check(key, {s: written[s] for s in changed}).to_json()["steps"]}
+    assert report[changed[0]]["status"] == "incorrect"
+    plan = forward_plan(key.problem) + backward_plan(key.problem)
+    operands = {spec.id: set(spec.operands) for spec in plan.specs}
+    for step_id in changed[1:]:
+        if operands.get(step_id, set()) & set(changed):  # made from a wrong step
+            assert report[step_id]["carried_forward"], (name, layout, step_id)
