@@ -31,9 +31,9 @@ from hypothesis import strategies as st
 
 import symattn
 from symattn.check import CheckResult, StepResult, check
-from symattn.examples import example_path
 from symattn.check.naming import entry_name
 from symattn.cli import main
+from symattn.examples import example_path
 from symattn.numbers import round_half_away
 
 from . import reference
