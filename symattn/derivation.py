@@ -47,10 +47,10 @@ class Crosscheck:
 #: How a derivation presents itself (``render``, Jupyter): installed by
 #: :mod:`symattn.render` when it is imported, so that this data layer never imports
 #: the renderers above it.
-_PRESENTER: list[Callable[..., str]] = []
+_PRESENTER: list[Callable[..., Any]] = []
 
 
-def set_presenter(render: Callable[..., str]) -> None:
+def set_presenter(render: Callable[..., Any]) -> None:
     """Install the renderer behind :meth:`Derivation.render` and the Jupyter reprs."""
     _PRESENTER[:] = [render]
 
@@ -115,14 +115,17 @@ class Derivation:
             raise SymattnError(f"{step_id} has shape {rows} × {cols}; no entry ({i + 1}, {j + 1})")
         return entry_formula(step, self.matrices, self.problem, self.precision, i, j, self._by_id)
 
-    def render(self, fmt: str = "text", **options: Any) -> str:
-        """This derivation in one format; see :func:`symattn.render.render`."""
+    def render(self, fmt: str = "text", **options: Any) -> Any:
+        """This derivation in one format (``bytes`` for docx and xlsx, else ``str``); see
+        :func:`symattn.render.render`."""
         return _PRESENTER[0](self, fmt, **options)
 
     def _repr_markdown_(self) -> str:
         """Jupyter shows a derivation as Markdown with math."""
-        return self.render("markdown")
+        text: str = self.render("markdown")
+        return text
 
     def _repr_latex_(self) -> str:
         """Front ends that prefer LaTeX get the displayed formulas, one per block."""
-        return self.render("math")
+        text: str = self.render("math")
+        return text

@@ -32,7 +32,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from .errors import SymattnError, visible
 
@@ -40,6 +40,7 @@ __all__ = [
     "ProgressBar",
     "csv_cell",
     "terminate_cleanly",
+    "write_binary",
     "write_output",
     "write_stream",
 ]
@@ -58,6 +59,26 @@ def write_output(text: str, path: str | os.PathLike[str] | None) -> None:
         return
     with _open_output(path) as handle:
         handle.write(text)
+
+
+def write_binary(data: bytes, path: str | os.PathLike[str] | None, what: str) -> None:
+    """Write the bytes of a file (``what``: docx, xlsx) to ``path`` whole or not at all;
+    to standard output only when it is not a terminal (a pipe or a redirection)."""
+    if path is None:
+        binary = getattr(sys.stdout, "buffer", None)
+        if binary is None or sys.stdout.isatty():
+            raise SymattnError(f"{what}: a binary file; give -o FILE.{what} (or redirect stdout)")
+        try:
+            sys.stdout.flush()
+            binary.write(data)
+            binary.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise SymattnError(f"standard output: cannot write ({exc.strerror})") from None
+        return
+    with _open_output(path, binary=True) as handle:
+        handle.write(data)
 
 
 def _write_stdout(text: str) -> None:
@@ -112,19 +133,26 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def _open_output(path: str | os.PathLike[str]) -> Iterator[TextIO]:
-    """A text handle whose bytes reach ``path`` whole when the block ends without error."""
+def _open_output(path: str | os.PathLike[str], binary: bool = False) -> Iterator[IO[Any]]:
+    """A text (or ``binary``) handle whose bytes reach ``path`` whole when the block ends
+    without error."""
     real, status = _target(path)
     if status is not None and not stat.S_ISREG(status.st_mode):
-        with _in_place(path, stat.S_ISFIFO(status.st_mode)) as handle:
+        with _in_place(path, stat.S_ISFIFO(status.st_mode), binary) as handle:
             yield handle
         return
-    with _replacing(path, real, status) as handle:
+    with _replacing(path, real, status, binary) as handle:
         yield handle
 
 
+def _fdopen(fd: int, binary: bool) -> IO[Any]:
+    if binary:
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+
+
 @contextlib.contextmanager
-def _in_place(path: str | os.PathLike[str], fifo: bool) -> Iterator[TextIO]:
+def _in_place(path: str | os.PathLike[str], fifo: bool, binary: bool) -> Iterator[IO[Any]]:
     """Write a FIFO, a terminal or /dev/null as it is (no temporary file, no rename)."""
     flags = os.O_WRONLY | (os.O_NONBLOCK if fifo else 0)
     try:
@@ -141,7 +169,7 @@ def _in_place(path: str | os.PathLike[str], fifo: bool) -> Iterator[TextIO]:
             )
         if fifo:  # a reader is there: from now on, wait for it as a pipe does
             fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-        handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        handle = _fdopen(fd, binary)
     except BaseException:
         os.close(fd)
         raise
@@ -154,8 +182,8 @@ def _in_place(path: str | os.PathLike[str], fifo: bool) -> Iterator[TextIO]:
 
 @contextlib.contextmanager
 def _replacing(
-    path: str | os.PathLike[str], real: Path, status: os.stat_result | None
-) -> Iterator[TextIO]:
+    path: str | os.PathLike[str], real: Path, status: os.stat_result | None, binary: bool
+) -> Iterator[IO[Any]]:
     """Write a temporary file next to ``real`` and rename it over ``real`` at the end."""
     prefix = f".{real.name[:_TEMP_NAME_CHARS]}."
     tmp: str | None = None
@@ -166,7 +194,7 @@ def _replacing(
             raise _cannot(path, exc) from None
         try:
             _set_mode(fd, status)
-            handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            handle = _fdopen(fd, binary)
         except BaseException:
             os.close(fd)
             raise

@@ -1,4 +1,5 @@
-"""Feedback on a checked hand calculation: a terminal table and a LaTeX sheet.
+"""Feedback on a checked hand calculation: a terminal table, a LaTeX sheet and the same
+sheet as a Word document.
 
 Both are written entirely in the chosen language: the score, the verdict, each step by
 its title with every answered entry marked (✓, ✗, too few places, unreadable, right
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from ..formula import Name, Sub, Sym
 from ..printing import Notation
+from ..render import docx_from
 from ..render.blocks import Display, Sentence
 from ..render.kinds import step_blocks
 from ..render.latex import display, latex_message, sentence
@@ -25,7 +27,14 @@ from .mistakes import mistake_name
 from .naming import Naming, entry_name, entry_names
 from .results import CheckResult, StepResult
 
-__all__ = ["entry_messages", "mark", "render_feedback_latex", "render_feedback_text", "score_line"]
+__all__ = [
+    "entry_messages",
+    "mark",
+    "render_feedback_docx",
+    "render_feedback_latex",
+    "render_feedback_text",
+    "score_line",
+]
 
 
 def _first_wrong(step: StepResult) -> tuple[int, int] | None:
@@ -220,3 +229,17 @@ def render_feedback_latex(
         packages=("amsmath", "amssymb"),
         after_title=(f"\\noindent {text_escape(result.source)}",),
     )
+
+
+def render_feedback_docx(
+    result: CheckResult,
+    lang: str = "en",
+    notation: str = "matrix",
+    digits: int = 4,
+    show_key: bool = True,
+    score: tuple[str, str] | None = None,
+) -> bytes:
+    """The feedback sheet as a Word document: the LaTeX sheet converted by pandoc, so the
+    formulas are native Word equations and the step titles Word headings."""
+    sheet = render_feedback_latex(result, lang, notation, digits, show_key, score)
+    return docx_from(sheet, "latex", lang, words(lang)("feedback.sheet"))

@@ -12,19 +12,19 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..api import check, derive, grade, load
 from ..budget import time_budget
 from ..check import key_for
-from ..check.feedback import render_feedback_latex, render_feedback_text
+from ..check.feedback import render_feedback_docx, render_feedback_latex, render_feedback_text
 from ..check.feedback_html import render_feedback_html
 from ..check.grade import Graded, answer_files, report_csv
 from ..errors import SymattnError, shorten, visible
 from ..examples import example_names, example_path, list_examples
-from ..output import ProgressBar, terminate_cleanly, write_output, write_stream
+from ..output import ProgressBar, terminate_cleanly, write_binary, write_output, write_stream
 from ..printing import PRESETS
-from ..render import FORMATS, render_chunks
+from ..render import BINARY_FORMATS, FORMATS, render, render_chunks
 from ..render.json_out import dumps
 from ..version import __version__
 from ..words import LANGUAGES
@@ -115,7 +115,9 @@ def _build_parser() -> argparse.ArgumentParser:
     checker.add_argument(
         "answers", nargs="+", metavar="ANSWERS", help="answers file(s), a folder of them, or a glob"
     )
-    checker.add_argument("--format", choices=("text", "json", "latex", "html"), default="text")
+    checker.add_argument(
+        "--format", choices=("text", "json", "latex", "html", "docx"), default="text"
+    )
     checker.add_argument(
         "--tolerance",
         metavar="T",
@@ -182,15 +184,18 @@ def _derive(args: argparse.Namespace) -> int:
     if args.heads_shown is not None:
         heads = _parse_rows(args.heads_shown, problem.heads, "--heads-shown", "heads")
         heads_shown = [h + 1 for h in heads]
-    chunks = render_chunks(  # JSON is written row by row as it is made
-        derivation,
-        args.format,
-        heads_shown=heads_shown,
-        lang=args.lang,
-        notation=args.notation,
-        rows=rows,
-        digits=args.digits,
-    )
+    options: dict[str, Any] = {
+        "heads_shown": heads_shown,
+        "lang": args.lang,
+        "notation": args.notation,
+        "rows": rows,
+        "digits": args.digits,
+    }
+    if args.format in BINARY_FORMATS:
+        write_binary(render(derivation, args.format, **options), args.output, args.format)
+        return 0
+    # JSON is written row by row as it is made
+    chunks = render_chunks(derivation, args.format, **options)
     write_stream(chunks, args.output)
     return 0
 
@@ -219,6 +224,10 @@ def _check(args: argparse.Namespace) -> int:
             text = render_feedback_latex(result, args.lang, args.notation, show_key=show_key)
         elif args.format == "html":
             text = render_feedback_html(result, args.lang, args.notation, show_key=show_key)
+        elif args.format == "docx":
+            sheet = render_feedback_docx(result, args.lang, args.notation, show_key=show_key)
+            write_binary(sheet, args.output, "docx")
+            return result.exit_status
         else:
             text = render_feedback_text(result, args.lang, show_key=show_key)
         write_output(text, args.output)
@@ -228,7 +237,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.tolerance is not None:
         check(key, {}, tolerance=args.tolerance, places=args.places)  # bad options: usage errors
     files = answer_files(args.answers)
-    sheets = args.format in ("latex", "html")
+    sheets = args.format in ("latex", "html", "docx")
     if sheets and not args.output:
         raise SymattnError(
             f"with several answers files, --format {args.format} writes one feedback file per "
@@ -281,7 +290,7 @@ def _check(args: argparse.Namespace) -> int:
 def _feedback_folder(graded: list[Graded], folder: Path, args: argparse.Namespace) -> None:
     """One feedback file per marked answers file, named after it (made unique)."""
     folder.mkdir(parents=True, exist_ok=True)
-    suffix = ".tex" if args.format == "latex" else ".html"
+    suffix = {"latex": ".tex", "html": ".html", "docx": ".docx"}[args.format]
     taken: set[str] = set()
     for g in graded:
         if g.result is None:
@@ -292,9 +301,14 @@ def _feedback_folder(graded: list[Graded], folder: Path, args: argparse.Namespac
             k += 1
             name = f"{stem}_{k}"
         taken.add(name.casefold())
+        target = str(folder / (name + suffix))
+        show_key = not args.no_key
+        if args.format == "docx":
+            sheet = render_feedback_docx(g.result, args.lang, args.notation, show_key=show_key)
+            write_binary(sheet, target, "docx")
+            continue
         render_sheet = render_feedback_latex if args.format == "latex" else render_feedback_html
-        text = render_sheet(g.result, args.lang, args.notation, show_key=not args.no_key)
-        write_output(text, str(folder / (name + suffix)))
+        write_output(render_sheet(g.result, args.lang, args.notation, show_key=show_key), target)
 
 
 def _examples() -> int:

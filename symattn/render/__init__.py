@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..printing import Notation
 from ..words import Words, words
+from .docx import docx_from
 from .html import render_html
 from .json_out import json_chunks, json_text
 from .kinds import build_blocks
@@ -28,9 +29,11 @@ from .markdown import markdown_blocks, math_only
 from .tex import TexPrinter
 from .text import render_text
 
-__all__ = ["FORMATS", "RenderOptions", "render", "render_chunks"]
+__all__ = ["BINARY_FORMATS", "FORMATS", "RenderOptions", "docx_from", "render", "render_chunks"]
 
-FORMATS = ("text", "json", "latex", "tex", "markdown", "html")
+FORMATS = ("text", "json", "latex", "tex", "markdown", "html", "docx")
+#: The formats whose :func:`render` is bytes (a file to write, not text to print).
+BINARY_FORMATS = ("docx",)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,32 @@ class RenderOptions:
         return words(self.lang)
 
 
+@overload
+def render(  # type: ignore[overload-overlap]  # a Literal before str, as typeshed's open()
+    derivation: Derivation,
+    fmt: Literal["docx"],
+    *,
+    lang: str = ...,
+    notation: str = ...,
+    rows: list[int] | None = ...,
+    digits: int = ...,
+    heads_shown: list[int] | None = ...,
+) -> bytes: ...
+
+
+@overload
+def render(
+    derivation: Derivation,
+    fmt: str = ...,
+    *,
+    lang: str = ...,
+    notation: str = ...,
+    rows: list[int] | None = ...,
+    digits: int = ...,
+    heads_shown: list[int] | None = ...,
+) -> str: ...
+
+
 def render(
     derivation: Derivation,
     fmt: str = "text",
@@ -69,9 +98,9 @@ def render(
     rows: list[int] | None = None,
     digits: int = 4,
     heads_shown: list[int] | None = None,
-) -> str:
+) -> str | bytes:
     """The derivation in one format: text, json, latex (fragment), tex (document), markdown,
-    html (a self-contained page).
+    html (a self-contained page), or the bytes of a file: docx (Word, native equations).
 
     ``lang`` (en, zh) and ``notation`` (matrix, token) apply to every format that has
     words or names (JSON: the titles).
@@ -106,12 +135,17 @@ def render(
         return render_text(blocks, title, digits)
     if fmt == "markdown":
         return markdown_blocks(blocks, title, TexPrinter(names, digits))
+    if fmt == "docx":  # no alignment points: editors other than Word do not align
+        markdown = markdown_blocks(blocks, title, TexPrinter(names, digits, aligned=False))
+        return docx_from(markdown, "markdown", lang, title)
     return math_only(blocks, TexPrinter(names, digits))
 
 
 def render_chunks(derivation: Derivation, fmt: str = "text", **options: Any) -> Iterator[str]:
     """``render(derivation, fmt, **options)`` in pieces, to be written as they come:
     JSON row by row (:func:`~.json_out.json_chunks`), every other format in one piece."""
+    if fmt in BINARY_FORMATS:
+        raise SymattnError(f"{fmt}: a binary format; use render(), which gives its bytes")
     if fmt != "json":
         yield render(derivation, fmt, **options)
         return

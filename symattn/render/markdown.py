@@ -18,11 +18,17 @@ def _md_escape(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_[]<>|$" else ch for ch in text)
 
 
+def _one_line(text: str) -> str:
+    """A heading is one line: a line break in a title would end it."""
+    return " ".join(text.split())
+
+
 def _display(block: Display, printer: TexPrinter) -> str:
     lines = [text for line in block.lines for text in printer.line(line)]
     if len(lines) == 1 and "&" not in lines[0]:
         return "$$\n" + lines[0] + "\n$$"
-    return "$$\n\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}\n$$"
+    env = "aligned" if printer.mark else "gathered"
+    return f"$$\n\\begin{{{env}}}\n" + " \\\\\n".join(lines) + f"\n\\end{{{env}}}\n$$"
 
 
 def _heatmap(block: Heatmap) -> str:
@@ -42,10 +48,10 @@ def _heatmap(block: Heatmap) -> str:
 
 def markdown_blocks(blocks: list[Block], title: str, printer: TexPrinter) -> str:
     """Blocks as a Markdown document under ``title``."""
-    out = [f"# {_md_escape(title)}", ""]
+    out = [f"# {_md_escape(_one_line(title))}", ""]
     for block in blocks:
         if isinstance(block, Heading):
-            out.append(f"## {_md_escape(block.title)}")
+            out.append(f"## {_md_escape(_one_line(block.title))}")
         elif isinstance(block, Sentence):
             out.append(
                 "".join(

@@ -120,10 +120,12 @@ def _transposed(name: str) -> str:
 class TexPrinter:
     """Prints formulas in LaTeX with one notation; ``digits`` places for decimals."""
 
-    def __init__(self, notation: Notation | None = None, digits: int = 4) -> None:
+    def __init__(self, notation: Notation | None = None, digits: int = 4, aligned: bool = True):
         self.notation = notation or Notation.build()
         self.digits = digits
         self.values = LatexPrinter()
+        self.mark = "&" if aligned else ""  # the alignment point (none for Word documents)
+        self.start = self.mark or r"\text{ }"  # what a continued line starts with
 
     # -- values ---------------------------------------------------------------------------
     def value(self, value: Any, inline: bool = False) -> str:
@@ -351,23 +353,24 @@ class TexPrinter:
         tail = "" if node.tail is None else self.math(node.tail)
         return self._merge(lines, tail)
 
-    @staticmethod
-    def _unbroken(lhs: str, rhs: list[tuple[str, str | list[str]]]) -> str:
-        out = f"{lhs} &" if lhs else "&"
+    def _unbroken(self, lhs: str, rhs: list[tuple[str, str | list[str]]]) -> str:
+        mark = self.mark
+        out = (f"{lhs} {mark}" if lhs else mark) if mark else (lhs or self.start)
         for k, (relation, item) in enumerate(rhs):
             text = item if isinstance(item, str) else " + ".join(item)
             if not relation:
                 out += text
                 continue
-            out += ("" if k == 0 else " ") + f"{relation} {text}"
+            out += ("" if k == 0 and mark else " ") + f"{relation} {text}"
         return out
 
-    @staticmethod
-    def chain(lhs: str, rhs: list[tuple[str, str | list[str]]]) -> list[str]:
+    def chain(self, lhs: str, rhs: list[tuple[str, str | list[str]]]) -> list[str]:
         """Aligned lines ``lhs = a = b ≈ c``: content given as a list of terms is a sum.
         Pieces fill a line while they fit; a long sum is broken between its terms."""
+        mark = self.mark
         lines: list[str] = []
-        current = f"{lhs} &"
+        current = f"{lhs} {mark}" if mark else lhs
+        at_mark = bool(mark)  # nothing written after the alignment point yet
         for k, (relation, item) in enumerate(rhs):
             terms = [item] if isinstance(item, str) else item
             pieces = [
@@ -377,21 +380,21 @@ class TexPrinter:
             whole = f"{relation} " + " ".join(pieces)
             if k > 0 and width(current + " " + whole) > LINE_BUDGET:
                 lines.append(current.rstrip())
-                current = "&"
-            current += ("" if current.endswith("&") else " ") + f"{relation} {pieces[0]}"
+                current, at_mark = self.start, True
+            current += ("" if at_mark and mark else " ") + f"{relation} {pieces[0]}"
+            at_mark = False
             for piece in pieces[1:]:
                 if width(current + " " + piece) > LINE_BUDGET:
                     lines.append(current.rstrip())
-                    current = r"&\quad"
+                    current = mark + r"\quad"
                 current += " " + piece
         lines.append(current.rstrip())
         return lines
 
-    @staticmethod
-    def _merge(lines: list[str], tail: str) -> list[str]:
+    def _merge(self, lines: list[str], tail: str) -> list[str]:
         """Put ``= value ≈ decimal`` on the last line when it fits there."""
         if not tail:
             return lines
         if lines and width(lines[-1] + tail) <= LINE_BUDGET:
             return [*lines[:-1], lines[-1] + " " + tail]
-        return [*lines, "&" + tail.lstrip()]
+        return [*lines, self.start + tail.lstrip()]
