@@ -299,3 +299,130 @@ def test_visible_fast_path_agrees_with_the_pattern(text: str, one_line: bool) ->
     assert visible(text, one_line=one_line) == pattern.sub(
         lambda m: f"\\u{ord(m.group()):04x}", text
     )
+
+
+# Reliability turn 3, r08 and r14: every writing command looks at all its inputs and
+# outputs before it writes anything (symattn.output.check_places).
+
+_TINY = "".join(f"{m} = [[1, 0], [0, 1]]\n" for m in ("X", "W_Q", "W_K", "W_V"))
+
+
+def _refused(argv: list[str], *named: str) -> str:
+    status, out, err = run_cli(argv)
+    assert status == 2 and out == "", (status, err)
+    line = _one_error(err.splitlines(keepends=True)[-1] if err.count("\n") > 1 else err)
+    for name in named:
+        assert name in line, line
+    return line
+
+
+def _class_set(tmp_path: Path, name: str = "set") -> tuple[Path, Path]:
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name,email\nAda,ada@x.org\n", encoding="utf-8")
+    folder = tmp_path / name
+    argv = ["exercises", "--seed", "1", "--students", str(roster), "-o", str(folder)]
+    assert run_cli(argv)[0] == 0
+    return roster, folder
+
+
+def test_r08_moodle_over_the_roster_is_refused(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name,email\nAda,ada@x.org\n", encoding="utf-8")
+    args = ["exercises", "--seed", "1", "--students", str(roster), "-o", str(tmp_path / "c")]
+    _refused([*args, "--moodle", str(roster)], "--moodle", "--students", "same file")
+    assert roster.read_text(encoding="utf-8") == "name,email\nAda,ada@x.org\n"
+    assert not (tmp_path / "c").exists()
+    link = tmp_path / "quiz.xml"  # unseen: through a link to the roster
+    link.symlink_to(roster)
+    _refused([*args, "--moodle", str(link)], "same file")
+    assert roster.read_text(encoding="utf-8").startswith("name,email")
+
+
+def test_r08_outputs_inside_the_class_folder_are_refused(tmp_path: Path) -> None:
+    roster, folder = _class_set(tmp_path)
+    manifest = (folder / "class.json").read_text(encoding="utf-8")
+    base = ["exercises", "--seed", "1", "--students", str(roster), "-o", str(folder), "--replace"]
+    _refused([*base, "--moodle", str(folder / "class.json")], "lies inside", "-o")
+    link = tmp_path / "quiz.xml"  # unseen: a link into the set
+    link.symlink_to(folder / "teacher" / "keys.tex")
+    _refused([*base, "--moodle", str(link)], "lies inside")
+    roster_inside = folder / "roster.csv"  # unseen: --replace would remove the roster
+    roster_inside.write_text("name\nAda\n", encoding="utf-8")
+    _refused(
+        [
+            "exercises",
+            "--seed",
+            "1",
+            "--students",
+            str(roster_inside),
+            "-o",
+            str(folder),
+            "--replace",
+        ],
+        "holds",
+    )
+    assert (folder / "class.json").read_text(encoding="utf-8") == manifest
+    assert roster_inside.exists()
+
+
+def test_r08_derive_over_its_problem_is_refused(tmp_path: Path) -> None:
+    problem = tmp_path / "p.toml"
+    problem.write_text(_TINY, encoding="utf-8")
+    argv = ["derive", str(problem), "--format", "json", "-o", str(problem)]
+    _refused(argv, "p.toml", "same file")
+    (tmp_path / "sub").mkdir()
+    hard = tmp_path / "hard.toml"  # unseen: another name of the same file
+    os.link(problem, hard)
+    _refused(["derive", str(problem), "-o", str(hard)], "same file")
+    _refused(["derive", str(problem), "-o", str(tmp_path / "sub" / ".." / "p.toml")], "same file")
+    assert problem.read_text(encoding="utf-8") == _TINY
+
+
+def test_r08_grade_reports_over_its_inputs_are_refused(tmp_path: Path) -> None:
+    _, folder = _class_set(tmp_path)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    answers = (folder / "teacher" / "Ada" / "answers.json").read_text(encoding="utf-8")
+    (subs / "Ada.json").write_text(answers, encoding="utf-8")
+    manifest = (folder / "class.json").read_text(encoding="utf-8")
+    base = ["grade", str(folder), str(subs)]
+    _refused([*base, "--report", str(folder / "class.json")], "--report", "class set")
+    _refused([*base, "--report", str(subs / "Ada.json")], "--report", "submissions")
+    report = str(tmp_path / "r.csv")  # unseen: two outputs on one file, feedback in the set
+    _refused([*base, "--report", report, "--moodle-grades", report], "--moodle-grades", "--report")
+    _refused([*base, "--feedback", str(subs)], "--feedback", "same folder")
+    assert (folder / "class.json").read_text(encoding="utf-8") == manifest
+    assert (subs / "Ada.json").read_text(encoding="utf-8") == answers
+    assert not Path(report).exists()
+    assert run_cli([*base, "--report", report])[0] == 0
+
+
+def test_r08_check_outputs_over_its_answers_are_refused(tmp_path: Path) -> None:
+    answers = tmp_path / "a.json"
+    answers.write_text('{"Q": [[1, 0], [0, 1]]}', encoding="utf-8")
+    problem = tmp_path / "p.toml"
+    problem.write_text(_TINY, encoding="utf-8")
+    _refused(["check", str(problem), str(answers), "-o", str(answers)], "answers", "same file")
+    _refused(
+        ["check", str(problem), str(tmp_path / "*.json"), "--report", str(answers)],
+        "--report",
+        "same file",
+    )
+    _refused(
+        ["check", str(problem), str(tmp_path), "--report", str(tmp_path / "r.csv")], "lies inside"
+    )
+    assert answers.read_text(encoding="utf-8") == '{"Q": [[1, 0], [0, 1]]}'
+
+
+def test_r14_an_unwritable_quiz_path_is_refused_before_the_set_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "set"
+    base = ["exercises", "--seed", "1", "-o", str(out)]
+    _refused([*base, "--moodle", str(tmp_path)], "is a directory")
+    _refused([*base, "--moodle", str(tmp_path / "no" / "q.xml")], "does not exist")
+    if os.path.exists("/dev/full"):
+        _refused([*base, "--moodle", "/dev/full"], "No space left on device")
+    if os.geteuid() != 0:  # unseen: a folder nobody may write in
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o555)
+        _refused([*base, "--moodle", str(locked / "q.xml")], "Permission denied")
+    assert not out.exists()

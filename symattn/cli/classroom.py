@@ -28,7 +28,7 @@ from ..classroom import (
 )
 from ..errors import SymattnError
 from ..exercises import DRAWN, LAYOUTS, ExerciseOptions, moodle_quiz
-from ..output import ProgressBar, write_output
+from ..output import Place, ProgressBar, check_places, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
 from .options import time_limit_option
@@ -165,6 +165,13 @@ def run_exercises(args: argparse.Namespace) -> int:
     )
     folder = Path(args.output)
     check_target(folder, args.replace)  # before any work
+    check_places(
+        [Place("--students", args.students)] if args.students else [],
+        [
+            Place("-o", folder, folder=True),
+            Place("--moodle", args.moodle) if args.moodle else None,
+        ],
+    )
     students = read_roster(args.students) if args.students else None
     exercises = make_exercises(
         args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
@@ -190,6 +197,18 @@ def run_exercises(args: argparse.Namespace) -> int:
 
 
 def run_grade(args: argparse.Namespace) -> int:
+    check_places(
+        [
+            Place("class set", args.directory, folder=True),
+            Place("submissions", args.submissions, folder=True),
+        ],
+        [
+            Place("--report", args.report) if args.report else None,
+            Place("--moodle-grades", args.moodle_grades) if args.moodle_grades else None,
+            Place("--feedback", args.feedback, folder=True) if args.feedback else None,
+            Place("-o", args.output) if args.output else None,
+        ],
+    )
     grades = grade_class(
         args.directory,
         args.submissions,

@@ -8,6 +8,8 @@ named with ``-o`` is written whole or not at all.
 from __future__ import annotations
 
 import argparse
+import glob
+import itertools
 import os
 import sys
 from collections.abc import Sequence
@@ -22,7 +24,15 @@ from ..check.feedback_html import render_feedback_html
 from ..check.grade import Graded, answer_files, report_csv
 from ..errors import SymattnError, shorten, visible
 from ..examples import example_names, example_path, list_examples
-from ..output import ProgressBar, terminate_cleanly, write_output, write_stream
+from ..load.files import MAX_LISTED_FILES
+from ..output import (
+    Place,
+    ProgressBar,
+    check_places,
+    terminate_cleanly,
+    write_output,
+    write_stream,
+)
 from ..printing import PRESETS
 from ..render import FORMATS, render_chunks
 from ..render.json_out import dumps
@@ -175,6 +185,8 @@ def _derive(args: argparse.Namespace) -> int:
         raise SymattnError(f"--max-size: expected a positive integer, found {args.max_size}")
     path = example_path(args.example) if args.example else Path(args.file)
     source = f"example {args.example}" if args.example else args.file
+    output = Place("-o", args.output) if args.output else None
+    check_places([Place("problem", path)], [output])
     problem = load(path, max_size=args.max_size, source=source)
     rows = _parse_rows(args.rows, problem.n)
     derivation = derive(problem, digits=args.digits, backward=args.backward)
@@ -209,7 +221,9 @@ def _check(args: argparse.Namespace) -> int:
     )
     show_key = not args.no_key
     limit = args.time_limit
+    inputs = [Place("problem", problem), *_answer_places(args.answers)]
     if not batch:
+        check_places(inputs, [Place("-o", args.output) if args.output else None])
         with time_budget(limit, args.answers[0]):
             key = key_for(problem, args.answers[0])
             result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
@@ -242,6 +256,13 @@ def _check(args: argparse.Namespace) -> int:
             f"-o {args.output}: with several answers files, give a folder: one feedback file "
             "is written per answers file"
         )
+    check_places(
+        inputs,
+        [
+            Place("--report", args.report) if args.report else None,
+            Place("-o", args.output, folder=sheets) if args.output else None,
+        ],
+    )
     graded = grade(
         key,
         files,
@@ -276,6 +297,18 @@ def _check(args: argparse.Namespace) -> int:
     )
     print(visible(summary, one_line=True), file=sys.stderr)
     return 2 if bad else (1 if wrong else 0)
+
+
+def _answer_places(patterns: list[str]) -> list[Place]:
+    """The answers files and folders a check reads (a glob: the first files it matches)."""
+    places = []
+    for pattern in patterns:
+        if os.path.lexists(pattern) or not any(ch in pattern for ch in "*?["):
+            places.append(Place("answers", pattern))
+        else:
+            matches = itertools.islice(glob.iglob(pattern), MAX_LISTED_FILES)
+            places += [Place("answers", match) for match in matches]
+    return places
 
 
 def _feedback_folder(graded: list[Graded], folder: Path, args: argparse.Namespace) -> None:
