@@ -38,9 +38,9 @@ from typing import Any, TextIO
 from .errors import SymattnError, visible
 
 __all__ = [
-    "Place",
+    "PathUse",
     "ProgressBar",
-    "check_places",
+    "check_paths",
     "csv_cell",
     "terminate_cleanly",
     "write_output",
@@ -104,7 +104,7 @@ def _target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
 
 
 @dataclass(frozen=True)
-class Place:
+class PathUse:
     """A path a command reads or writes, with the words that name it in a message.
 
     ``label`` is how the user gave it (``--moodle quiz.xml``, ``problem p.toml``);
@@ -116,7 +116,7 @@ class Place:
     folder: bool = False
 
 
-def check_places(inputs: Sequence[Place], outputs: Sequence[Place | None]) -> None:
+def check_paths(inputs: Sequence[PathUse], outputs: Sequence[PathUse | None]) -> None:
     """Refuse, before anything is read or written, outputs that would clobber or fail.
 
     Every writing command calls this with all it reads and all it writes.  An output is
@@ -130,14 +130,14 @@ def check_places(inputs: Sequence[Place], outputs: Sequence[Place | None]) -> No
     wanted = [o for o in outputs if o is not None]
     for out in wanted:
         _check_alone(out)
-    seen: list[Place] = list(inputs)
+    seen: list[PathUse] = list(inputs)
     for out in wanted:
         for other in seen:
             _check_pair(out, other)
         seen.append(out)
 
 
-def _shown(place: Place) -> str:
+def _shown(place: PathUse) -> str:
     return f"{place.label} {os.fsdecode(place.path)}"
 
 
@@ -150,7 +150,7 @@ def _in_place_target(path: str | os.PathLike[str]) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
-def _check_alone(out: Place) -> None:
+def _check_alone(out: PathUse) -> None:
     shown = os.fsdecode(out.path)
     if out.folder:
         if os.path.exists(out.path) and not os.path.isdir(out.path):
@@ -185,11 +185,11 @@ def _inside(inner: str | os.PathLike[str], outer: str | os.PathLike[str]) -> boo
     return os.path.realpath(inner).startswith(root)
 
 
-def _is_folder(place: Place) -> bool:
+def _is_folder(place: PathUse) -> bool:
     return place.folder or os.path.isdir(place.path)
 
 
-def _check_pair(out: Place, other: Place) -> None:
+def _check_pair(out: PathUse, other: PathUse) -> None:
     if _in_place_target(out.path) and _in_place_target(other.path):
         return  # /dev/null twice, a terminal for two outputs
     if _same(out.path, other.path):

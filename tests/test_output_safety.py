@@ -302,7 +302,7 @@ def test_visible_fast_path_agrees_with_the_pattern(text: str, one_line: bool) ->
 
 
 # Reliability turn 3, r08 and r14: every writing command looks at all its inputs and
-# outputs before it writes anything (symattn.output.check_places).
+# outputs before it writes anything (symattn.output.check_paths).
 
 _TINY = "".join(f"{m} = [[1, 0], [0, 1]]\n" for m in ("X", "W_Q", "W_K", "W_V"))
 

@@ -28,7 +28,7 @@ from ..classroom import (
 )
 from ..errors import SymattnError
 from ..exercises import DRAWN, LAYOUTS, ExerciseOptions, moodle_quiz
-from ..output import Place, ProgressBar, check_places, write_output
+from ..output import PathUse, ProgressBar, check_paths, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
 from .options import time_limit_option
@@ -165,11 +165,11 @@ def run_exercises(args: argparse.Namespace) -> int:
     )
     folder = Path(args.output)
     check_target(folder, args.replace)  # before any work
-    check_places(
-        [Place("--students", args.students)] if args.students else [],
+    check_paths(
+        [PathUse("--students", args.students)] if args.students else [],
         [
-            Place("-o", folder, folder=True),
-            Place("--moodle", args.moodle) if args.moodle else None,
+            PathUse("-o", folder, folder=True),
+            PathUse("--moodle", args.moodle) if args.moodle else None,
         ],
     )
     students = read_roster(args.students) if args.students else None
@@ -197,16 +197,16 @@ def run_exercises(args: argparse.Namespace) -> int:
 
 
 def run_grade(args: argparse.Namespace) -> int:
-    check_places(
+    check_paths(
         [
-            Place("class set", args.directory, folder=True),
-            Place("submissions", args.submissions, folder=True),
+            PathUse("class set", args.directory, folder=True),
+            PathUse("submissions", args.submissions, folder=True),
         ],
         [
-            Place("--report", args.report) if args.report else None,
-            Place("--moodle-grades", args.moodle_grades) if args.moodle_grades else None,
-            Place("--feedback", args.feedback, folder=True) if args.feedback else None,
-            Place("-o", args.output) if args.output else None,
+            PathUse("--report", args.report) if args.report else None,
+            PathUse("--moodle-grades", args.moodle_grades) if args.moodle_grades else None,
+            PathUse("--feedback", args.feedback, folder=True) if args.feedback else None,
+            PathUse("-o", args.output) if args.output else None,
         ],
     )
     grades = grade_class(

@@ -26,9 +26,9 @@ from ..errors import SymattnError, shorten, visible
 from ..examples import example_names, example_path, list_examples
 from ..load.files import MAX_LISTED_FILES
 from ..output import (
-    Place,
+    PathUse,
     ProgressBar,
-    check_places,
+    check_paths,
     terminate_cleanly,
     write_output,
     write_stream,
@@ -185,8 +185,8 @@ def _derive(args: argparse.Namespace) -> int:
         raise SymattnError(f"--max-size: expected a positive integer, found {args.max_size}")
     path = example_path(args.example) if args.example else Path(args.file)
     source = f"example {args.example}" if args.example else args.file
-    output = Place("-o", args.output) if args.output else None
-    check_places([Place("problem", path)], [output])
+    output = PathUse("-o", args.output) if args.output else None
+    check_paths([PathUse("problem", path)], [output])
     problem = load(path, max_size=args.max_size, source=source)
     rows = _parse_rows(args.rows, problem.n)
     derivation = derive(problem, digits=args.digits, backward=args.backward)
@@ -221,9 +221,9 @@ def _check(args: argparse.Namespace) -> int:
     )
     show_key = not args.no_key
     limit = args.time_limit
-    inputs = [Place("problem", problem), *_answer_places(args.answers)]
+    inputs = [PathUse("problem", problem), *_answer_paths(args.answers)]
     if not batch:
-        check_places(inputs, [Place("-o", args.output) if args.output else None])
+        check_paths(inputs, [PathUse("-o", args.output) if args.output else None])
         with time_budget(limit, args.answers[0]):
             key = key_for(problem, args.answers[0])
             result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
@@ -256,11 +256,11 @@ def _check(args: argparse.Namespace) -> int:
             f"-o {args.output}: with several answers files, give a folder: one feedback file "
             "is written per answers file"
         )
-    check_places(
+    check_paths(
         inputs,
         [
-            Place("--report", args.report) if args.report else None,
-            Place("-o", args.output, folder=sheets) if args.output else None,
+            PathUse("--report", args.report) if args.report else None,
+            PathUse("-o", args.output, folder=sheets) if args.output else None,
         ],
     )
     graded = grade(
@@ -299,15 +299,15 @@ def _check(args: argparse.Namespace) -> int:
     return 2 if bad else (1 if wrong else 0)
 
 
-def _answer_places(patterns: list[str]) -> list[Place]:
+def _answer_paths(patterns: list[str]) -> list[PathUse]:
     """The answers files and folders a check reads (a glob: the first files it matches)."""
     places = []
     for pattern in patterns:
         if os.path.lexists(pattern) or not any(ch in pattern for ch in "*?["):
-            places.append(Place("answers", pattern))
+            places.append(PathUse("answers", pattern))
         else:
             matches = itertools.islice(glob.iglob(pattern), MAX_LISTED_FILES)
-            places += [Place("answers", match) for match in matches]
+            places += [PathUse("answers", match) for match in matches]
     return places
 
 
