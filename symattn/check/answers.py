@@ -17,9 +17,7 @@ with the reason, and the rest is still marked.
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -31,7 +29,7 @@ from typing import Any
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import read_file
-from ..load.files import read_text
+from ..load.files import csv_rows, read_text
 from ..load.grammar import ValueSyntaxError
 from ..load.matrix_text import looks_like_matrix, split_matrix
 from ..load.readings import Reading, read_answer
@@ -165,17 +163,26 @@ def _suggest(step: str, allowed: Sequence[str]) -> str:
 
 def _csv(text: str, name: str) -> dict[str, Any]:
     """``step,row,col,value`` rows as entry keys (``weights[1,2]``)."""
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = csv_rows(text, name)
     header = [h.strip().lower() for h in rows[0]] if rows else []
     if header[:4] != ["step", "row", "col", "value"]:
         raise SymattnError(f"{name}: expected a CSV header step,row,col,value")
     out: dict[str, Any] = {}
+    first: dict[str, int] = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) < 4 or not row[1].strip().isdigit() or not row[2].strip().isdigit():
             raise SymattnError(f"{name}: line {number}: expected step,row,col,value")
-        out[f"{row[0].strip()}[{int(row[1])},{int(row[2])}]"] = ",".join(row[3:])
+        step, i, j = row[0].strip(), int(row[1]), int(row[2])
+        key = f"{step}[{i},{j}]"
+        if key in first:  # as a key given twice in JSON: neither value is picked
+            raise SymattnError(
+                f"{name}: line {number}: {step} row {i}, column {j} is given twice "
+                f"(first on line {first[key]})"
+            )
+        first[key] = number
+        out[key] = ",".join(row[3:])
     return out
 
 
