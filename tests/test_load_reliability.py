@@ -207,7 +207,7 @@ def test_roster_limits_are_constants_for_the_roster_reader() -> None:
     assert MAX_STUDENTS == 1_000 and MAX_NAME_BYTES == 200
 
 
-# -- reliability turn 3: r09 (CSV entry twice), r02 (a huge CSV field) -------------------
+# -- reliability turn 3: r09 (CSV entry twice), r02 (a huge CSV field), r10 (`places`) --
 SEED_TOML = str(EXAMPLES / "seed.toml")
 
 
@@ -245,3 +245,21 @@ def test_r02_a_csv_field_past_the_limit_is_named(tmp_path: Path) -> None:
                               "-o", str(tmp_path / "c")])  # fmt: skip
     assert status == 2 and f"{roster}: line " in err and "longer than 131072" in err
     assert "internal error" not in err and not (tmp_path / "c").exists()
+
+
+def test_r10_places_in_an_answers_file_is_the_required_places(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text('{"places": 4, "weights": [["0.1070", "0.8930"], [null, null]]}')
+    status, out, err = run_cli(["check", SEED_TOML, str(path)])
+    assert status == 0 and err == "", err
+    # unseen: 3 places where 4 are asked for is too coarse; --places wins; TOML; bad values
+    path.write_text('{"places": 4, "weights": [["0.107", "0.893"], [null, null]]}')
+    status, out, _ = run_cli(["check", SEED_TOML, str(path), "--format", "json"])
+    assert status == 1 and "too_coarse" in out
+    assert run_cli(["check", SEED_TOML, str(path), "--places", "3"])[0] == 0
+    toml = tmp_path / "a.toml"
+    toml.write_text('places = 4\nweights = [["0.107", "0.893"], ["", ""]]\n')
+    assert run_cli(["check", SEED_TOML, str(toml)])[0] == 1
+    for bad in ("13", '"4"', "true", "-1", "4.0"):
+        path.write_text(f'{{"places": {bad}, "weights": [["0.1070", "0.8930"], [null, null]]}}')
+        assert "places: expected 0 … 12, found" in _check_error(path)

@@ -90,6 +90,8 @@ class Answers:
     #: if written in the row layout: their grid untransposed), for "answered in the other
     #: view"; only for column-layout problems.
     other_view: Mapping[str, Grid] = field(default_factory=dict)
+    #: ``places`` of the answers file: the decimal places every inexact answer must have.
+    places: int | None = None
 
 
 def _text(raw: object) -> str:
@@ -215,6 +217,20 @@ def _tolerance(raw: object, name: str) -> Decimal:
     return value
 
 
+#: Most decimal places an answer may be asked to have (``places``, ``--places``).
+MAX_PLACES = 12
+
+
+def read_places(raw: object, where_: str | None = None) -> int:
+    """``places`` (of an answers file, or ``--places`` when ``where_`` is None): 0 … 12."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_PLACES:
+        found = f"expected 0 … {MAX_PLACES}, found {raw!r}"
+        if where_ is None:
+            raise SymattnError(found, option="places")
+        raise SymattnError(f"{where_}: places: {found}")
+    return raw
+
+
 def load_answers(
     answers: str | os.PathLike[str] | Mapping[str, Any],
     allowed: Sequence[str],
@@ -225,6 +241,7 @@ def load_answers(
     name = source or (str(answers) if not isinstance(answers, Mapping) else "<answers>")
     data = _data(answers, name)
     tolerance = None
+    places = None
     grids: dict[str, list[list[Given | None]]] = {}
     unreadable: dict[str, str] = {}
     other_view: dict[str, Grid] = {}
@@ -232,6 +249,9 @@ def load_answers(
     for raw_key, raw in data.items():
         if raw_key == "tolerance":
             tolerance = _tolerance(raw, name)
+            continue
+        if raw_key == "places":  # as --places N (SPEC §13)
+            places = read_places(raw, name)
             continue
         match = _KEY.match(str(raw_key))
         step = match.group("step") if match else str(raw_key)
@@ -270,4 +290,4 @@ def load_answers(
             if len(grid_rows) == len(grid_rows[0]):
                 other_view[step] = grid_rows
         steps = {s: tuple(zip(*g)) for s, g in steps.items()}
-    return Answers(name, steps, tolerance, unreadable, other_view)
+    return Answers(name, steps, tolerance, unreadable, other_view, places)
