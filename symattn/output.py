@@ -13,7 +13,8 @@ Every write goes through :func:`_open_output`, which a writer of chunks can reus
   ``/sys`` are refused;
 - a failed write (``ENOSPC`` on a full disk or ``/dev/full``) is a :class:`SymattnError`.
 
-Control characters and lone surrogates in the text are written as ``\\uXXXX``
+Control characters, format characters (bidi overrides, zero-width spaces) and lone
+surrogates in the text are written as ``\\uXXXX``
 (:func:`~symattn.errors.visible`), so that no output makes a terminal obey an escape
 sequence from a title or a token.  A writer of chunks does the same with each chunk:
 ``with _open_output(path) as handle: handle.write(visible(chunk))``.
@@ -42,6 +43,7 @@ __all__ = [
     "ProgressBar",
     "check_paths",
     "csv_cell",
+    "say",
     "terminate_cleanly",
     "write_output",
     "write_stream",
@@ -61,6 +63,13 @@ def write_output(text: str, path: str | os.PathLike[str] | None) -> None:
         return
     with _open_output(path) as handle:
         handle.write(text)
+
+
+def say(line: str) -> None:
+    """Print one line to stderr (a message, a warning, a summary) with every control and
+    format character and lone surrogate written as ``\\uXXXX``: a file or student name
+    never makes the terminal obey an escape sequence or reverse the line."""
+    print(visible(line, one_line=True), file=sys.stderr)
 
 
 def _write_stdout(text: str) -> None:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.errors import _UNSAFE, _UNSAFE_IN_LINE, SymattnError, shorten, visible
+from symattn.errors import _UNSAFE, _UNSAFE_IN_LINE, SymattnError, _escape, shorten, visible
 from symattn.output import _open_output, csv_cell, write_output
 
 from .helpers import ROOT, run_cli
@@ -296,9 +296,7 @@ def test_exercises_into_a_new_or_empty_folder_need_no_flag(tmp_path: Path) -> No
 def test_visible_fast_path_agrees_with_the_pattern(text: str, one_line: bool) -> None:
     # ASCII text is looked over by bytes.translate, the rest by the pattern: the same answer
     pattern = _UNSAFE_IN_LINE if one_line else _UNSAFE
-    assert visible(text, one_line=one_line) == pattern.sub(
-        lambda m: f"\\u{ord(m.group()):04x}", text
-    )
+    assert visible(text, one_line=one_line) == pattern.sub(_escape, text)
 
 
 # Reliability turn 3, r08 and r14: every writing command looks at all its inputs and
@@ -426,3 +424,35 @@ def test_r14_an_unwritable_quiz_path_is_refused_before_the_set_is_written(tmp_pa
         locked.mkdir(mode=0o555)
         _refused([*base, "--moodle", str(locked / "q.xml")], "Permission denied")
     assert not out.exists()
+
+
+# Reliability turn 3, r15: Unicode format characters (bidi overrides, zero-width spaces)
+# are written as \uXXXX in every output and message, as control characters are.
+def test_r15_a_bidi_override_in_an_answer_never_reaches_the_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text('{"weights[1,1]": "\\u202e0701.0"}', encoding="utf-8")
+    status, out, err = run_cli(["check", SEED, str(path)])
+    assert "\u202e" not in out + err and "\\u202e0701.0" in out
+    # unseen: an isolate, a zero-width space and a tag character in a file name, in the
+    # one-line error of a bad file and in the class report and summary
+    bad = tmp_path / "x\u2066y\u200bz\U000e0041.json"
+    bad.write_text("{", encoding="utf-8")
+    status, out, err = run_cli(["check", SEED, str(bad)])
+    assert status == 2 and "\\u2066y\\u200bz\\udb40\\udc41.json" in _one_error(err)
+    status, out, err = run_cli(["check", SEED, str(tmp_path)])
+    text = out + err
+    assert status == 2 and not any(ch in text for ch in "\u2066\u200b\U000e0041\u202e")
+    assert "\\u2066y" in out and "\\u2066y" in err
+
+
+def test_r15_every_format_character_is_escaped_and_json_reads_it_back() -> None:
+    import json
+    import unicodedata
+
+    for code in range(0x110000):
+        ch = chr(code)
+        if unicodedata.category(ch) == "Cf":
+            shown = visible(f"a{ch}b", one_line=True)
+            assert ch not in shown and json.loads(f'"{shown}"') == f"a{ch}b", hex(code)
+    assert visible("我爱 e^√2 ½") == "我爱 e^√2 ½"  # letters and symbols stay as they are
+    assert csv_cell("\u202egnp.json") == "\\u202egnp.json"

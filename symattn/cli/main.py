@@ -22,13 +22,14 @@ from ..check import key_for
 from ..check.feedback import render_feedback_latex, render_feedback_text
 from ..check.feedback_html import render_feedback_html
 from ..check.grade import Graded, answer_files, report_csv
-from ..errors import SymattnError, shorten, visible
+from ..errors import SymattnError, shorten
 from ..examples import example_names, example_path, list_examples
 from ..load.files import MAX_LISTED_FILES
 from ..output import (
     PathUse,
     ProgressBar,
     check_paths,
+    say,
     terminate_cleanly,
     write_output,
     write_stream,
@@ -289,13 +290,13 @@ def _check(args: argparse.Namespace) -> int:
     bad = [g for g in graded if g.result is None]
     wrong = [g for g in graded if g.result is not None and g.result.verdict != "correct"]
     for g in bad:
-        print(f"symattn: error: {g.error}", file=sys.stderr)
+        say(f"symattn: error: {g.error}")
     summary = (
         f"graded {len(graded)} files: {len(graded) - len(bad) - len(wrong)} correct, "
         f"{len(wrong)} incorrect, {len(bad)} unreadable"
         + (f"; report written to {args.report}" if args.report else "")
     )
-    print(visible(summary, one_line=True), file=sys.stderr)
+    say(summary)
     return 2 if bad else (1 if wrong else 0)
 
 
@@ -361,7 +362,7 @@ def _main(argv: Sequence[str] | None) -> int:
             "expected a command: derive, check, exercises, grade or examples (see symattn --help)"
         )
     except SymattnError as exc:
-        print(f"symattn: error: {exc.command_line()}", file=sys.stderr)
+        say(f"symattn: error: {exc.command_line()}")
         return 2
     except KeyboardInterrupt:
         print("symattn: interrupted", file=sys.stderr)
@@ -372,7 +373,7 @@ def _main(argv: Sequence[str] | None) -> int:
         name = exc.filename
         shown = os.fsdecode(name) if isinstance(name, (str, bytes)) else "a file"
         message = f"{shown}: {exc.strerror or type(exc).__name__}"
-        print(f"symattn: error: {visible(shorten(message), one_line=True)}", file=sys.stderr)
+        say(f"symattn: error: {shorten(message)}")
         return 2
     except RecursionError:
         print("symattn: error: input nested too deeply", file=sys.stderr)
@@ -380,10 +381,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except Exception as exc:  # a bug: still one line, no traceback, unless debugging
         if os.environ.get("SYMATTN_DEBUG"):
             raise
-        detail = visible(shorten(f"{type(exc).__name__}: {exc}"), one_line=True)
-        print(
+        detail = shorten(f"{type(exc).__name__}: {exc}")
+        say(
             f"symattn: error: internal error ({detail}); please report "
-            "it with the input that caused it (set SYMATTN_DEBUG=1 for details)",
-            file=sys.stderr,
+            "it with the input that caused it (set SYMATTN_DEBUG=1 for details)"
         )
         return 2
