@@ -72,6 +72,9 @@ class Derivation:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {s.id: s for s in self.steps})
+        for step in self.steps:  # an error about an entry names the problem's file
+            if not step.source:
+                object.__setattr__(step, "source", self.problem.source)
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self.steps)

@@ -11,9 +11,19 @@ __all__ = ["NotApplicable", "SymattnError", "shorten", "visible", "where"]
 MAX_MESSAGE_CHARS = 600
 
 # C0 controls (but tab and newline), DEL, C1 controls and lone surrogates: characters a
-# terminal may obey (ESC starts ANSI and OSC sequences) or that no encoder can write.
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-_UNSAFE_IN_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# terminal may obey (ESC starts ANSI and OSC sequences) or that no encoder can write; and
+# Unicode's format characters (category Cf: the bidi overrides and isolates U+202A…U+202E,
+# U+2066…U+2069 that show "0701.0" as "0.1070", zero-width spaces and joiners U+200B…
+# U+200F, the soft hyphen, U+FEFF, the tags U+E0001…U+E007F), which a terminal or an
+# editor obeys without showing them.
+_FORMAT = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+    "\U000e0020-\U000e007f"
+)
+_UNSAFE = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_FORMAT}]")
+_UNSAFE_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_FORMAT}]")
 # The safe ASCII bytes (with and without tab and newline): an ASCII text is looked over
 # by deleting them in C, ten times faster than the pattern (the JSON of n = 128 is 175 MB).
 _SAFE_ASCII = bytes([9, 10, *range(0x20, 0x7F)])
@@ -21,11 +31,16 @@ _SAFE_ASCII_IN_LINE = bytes(range(0x20, 0x7F))
 
 
 def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+    code = ord(match.group())
+    if code > 0xFFFF:  # a tag character: as JSON writes it, a UTF-16 pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def visible(text: str, *, one_line: bool = False) -> str:
-    r"""``text`` with every control character and lone surrogate written as ``\uXXXX``.
+    r"""``text`` with every control character, format character (bidi overrides,
+    zero-width spaces) and lone surrogate written as ``\uXXXX``.
 
     Newlines and tabs stay unless ``one_line``.  In JSON the escape means the same
     character again; in every other output it is shown, never obeyed.
@@ -34,6 +49,8 @@ def visible(text: str, *, one_line: bool = False) -> str:
     '\\u001b[31mred\n'
     >>> visible("a\nb", one_line=True)
     'a\\u000ab'
+    >>> visible("\u202e0701.0")
+    '\\u202e0701.0'
     """
     pattern = _UNSAFE_IN_LINE if one_line else _UNSAFE
     if text.isascii():

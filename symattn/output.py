@@ -13,7 +13,8 @@ Every write goes through :func:`_open_output`, which a writer of chunks can reus
   ``/sys`` are refused;
 - a failed write (``ENOSPC`` on a full disk or ``/dev/full``) is a :class:`SymattnError`.
 
-Control characters and lone surrogates in the text are written as ``\\uXXXX``
+Control characters, format characters (bidi overrides, zero-width spaces) and lone
+surrogates in the text are written as ``\\uXXXX``
 (:func:`~symattn.errors.visible`), so that no output makes a terminal obey an escape
 sequence from a title or a token.  A writer of chunks does the same with each chunk:
 ``with _open_output(path) as handle: handle.write(visible(chunk))``.
@@ -30,15 +31,19 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TextIO
 
 from .errors import SymattnError, visible
 
 __all__ = [
+    "PathUse",
     "ProgressBar",
+    "check_paths",
     "csv_cell",
+    "say",
     "terminate_cleanly",
     "write_binary",
     "write_output",
@@ -81,6 +86,13 @@ def write_binary(data: bytes, path: str | os.PathLike[str] | None, what: str) ->
         handle.write(data)
 
 
+def say(line: str) -> None:
+    """Print one line to stderr (a message, a warning, a summary) with every control and
+    format character and lone surrogate written as ``\\uXXXX``: a file or student name
+    never makes the terminal obey an escape sequence or reverse the line."""
+    print(visible(line, one_line=True), file=sys.stderr)
+
+
 def _write_stdout(text: str) -> None:
     try:
         sys.stdout.write(text)
@@ -119,6 +131,110 @@ def _target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     if not real.parent.is_dir():
         raise SymattnError(f"{shown}: directory {str(real.parent)!r} does not exist")
     return real, status
+
+
+@dataclass(frozen=True)
+class PathUse:
+    """A path a command reads or writes, with the words that name it in a message.
+
+    ``label`` is how the user gave it (``--moodle quiz.xml``, ``problem p.toml``);
+    ``folder`` says that the command reads or writes the folder's contents (``-o DIR``
+    of ``exercises``, ``--feedback FBDIR``, a folder of submissions)."""
+
+    label: str
+    path: str | os.PathLike[str]
+    folder: bool = False
+
+
+def check_paths(inputs: Sequence[PathUse], outputs: Sequence[PathUse | None]) -> None:
+    """Refuse, before anything is read or written, outputs that would clobber or fail.
+
+    Every writing command calls this with all it reads and all it writes.  An output is
+    refused (one line naming both paths) when it is the same file as an input or as
+    another output (through links too), when it lies inside a folder the command reads
+    or writes, or when it is a folder that holds one of them.  Each output is also
+    looked at alone, as far as it can be cheaply known: a file output must not be a
+    folder or ``/dev/full``, and its folder must exist and be writable; a folder output
+    must not be a file.  So a command never fails on its last output after writing the
+    first ones (a class set, then an unwritable quiz path)."""
+    wanted = [o for o in outputs if o is not None]
+    for out in wanted:
+        _check_alone(out)
+    seen: list[PathUse] = list(inputs)
+    for out in wanted:
+        for other in seen:
+            _check_pair(out, other)
+        seen.append(out)
+
+
+def _shown(place: PathUse) -> str:
+    return f"{place.label} {os.fsdecode(place.path)}"
+
+
+def _in_place_target(path: str | os.PathLike[str]) -> bool:
+    """A device or a FIFO: written as it is, so two of them never clobber anything."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def _check_alone(out: PathUse) -> None:
+    shown = os.fsdecode(out.path)
+    if out.folder:
+        if os.path.exists(out.path) and not os.path.isdir(out.path):
+            raise SymattnError(f"{_shown(out)}: exists and is not a folder")
+        existing = Path(os.path.realpath(out.path))
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir():
+            raise SymattnError(f"{_shown(out)}: {str(existing)!r} is not a folder")
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise SymattnError(f"{shown}: cannot write ({os.strerror(errno.EACCES)})")
+        return
+    real, status = _target(out.path)
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        full = os.major(status.st_rdev) == 1 and os.minor(status.st_rdev) == 7
+        if stat.S_ISCHR(status.st_mode) and full:  # /dev/full: every write fails
+            raise SymattnError(f"{shown}: cannot write ({os.strerror(errno.ENOSPC)})")
+        return
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        raise SymattnError(f"{shown}: cannot write ({os.strerror(errno.EACCES)})")
+
+
+def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _inside(inner: str | os.PathLike[str], outer: str | os.PathLike[str]) -> bool:
+    root = os.path.realpath(outer).rstrip("/") + "/"
+    return os.path.realpath(inner).startswith(root)
+
+
+def _is_folder(place: PathUse) -> bool:
+    return place.folder or os.path.isdir(place.path)
+
+
+def _check_pair(out: PathUse, other: PathUse) -> None:
+    if _in_place_target(out.path) and _in_place_target(other.path):
+        return  # /dev/null twice, a terminal for two outputs
+    if _same(out.path, other.path):
+        what = "folder" if _is_folder(out) or _is_folder(other) else "file"
+        raise SymattnError(
+            f"{_shown(out)}: is the same {what} as {_shown(other)}; choose another path"
+        )
+    if _is_folder(other) and _inside(out.path, other.path):
+        raise SymattnError(
+            f"{_shown(out)}: lies inside {_shown(other)}; choose a path outside that folder"
+        )
+    if _is_folder(out) and _inside(other.path, out.path):
+        raise SymattnError(
+            f"{_shown(out)}: holds {_shown(other)}; choose a folder that does not hold it"
+        )
 
 
 def _harmless_device(status: os.stat_result) -> bool:

@@ -22,20 +22,22 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
 
-from .errors import SymattnError
+from .errors import SymattnError, where
 from .ids import split_id
 from .numbers import (
     Combination,
+    DigitsUnavailable,
     ExpRatio,
     NegInf,
     Surd,
-    SympyEvaluator,
     in_balls,
     near_tie,
     rational_value,
     round_certified,
+    round_exact,
     round_half_away,
     round_row,
+    round_tie,
     to_sympy,
 )
 from .printing import StrPrinter
@@ -246,6 +248,9 @@ class Step:
     #: it evaluated these very entries; a step made with other entries has to be
     #: evaluated again by the cross-check).
     evaluated_from: Matrix | None = field(default=None, compare=False, repr=False)
+    #: The problem file, named by an error about one of the entries (set by the
+    #: :class:`~symattn.derivation.Derivation` that holds the step).
+    source: str = field(default="", compare=False, repr=False)
 
     @property
     def values_evaluate_exact(self) -> bool:
@@ -300,6 +305,16 @@ class Step:
         return self._decimals[memo]
 
     def _decimal_str(self, i: int, j: int, digits: int) -> str | None:
+        try:
+            return self._rounded(i, j, digits)
+        except DigitsUnavailable as exc:  # name the entry; an exact tie is still rounded
+            tie = round_tie(to_sympy(self.exact[i][j]), digits)
+            if tie is not None:
+                return tie
+            place = where(self.source or "the problem", f"step {self.id}", i, j)
+            raise SymattnError(f"{place}: at --digits {digits}, {exc.message}") from None
+
+    def _rounded(self, i: int, j: int, digits: int) -> str | None:
         entry = self.exact[i][j]
         terms = entry.terms if type(entry) is Surd else None
         if terms is not None and (not terms or (len(terms) == 1 and terms[0][0] == 1)):
@@ -319,11 +334,14 @@ class Step:
             if not near_tie(value, digits):
                 return round_half_away(value, digits)
             if not in_balls(entry):  # a softmax of sin, cos or tanh scores
-                return round_half_away(SympyEvaluator(digits + 30)(to_sympy(entry)), digits)
+                return round_exact(to_sympy(entry), digits)
             return round_certified(entry, digits)
         if isinstance(entry, Surd):  # a sum of surds: its sign at the tie is exact
             return round_certified(entry, digits)
-        return round_half_away(value, digits)
+        if isinstance(entry, (ExpRatio, Combination)) or not value.is_finite():
+            return round_half_away(value, digits)
+        # a SymPy number (sin and cos of RoPE, a gradient): it may hide an exact tie
+        return round_exact(to_sympy(entry), digits, value)
 
     def float_value(self, i: int, j: int) -> float | None:
         entry = self.exact[i][j]

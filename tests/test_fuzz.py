@@ -292,12 +292,12 @@ def _check_once(answers: dict[str, Any], data: st.DataObject) -> None:
     suffix, raw = data.draw(_file(answers))
     fmt = data.draw(st.sampled_from(["text", "json", "latex", "html"]))
     batch = data.draw(st.booleans())
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as elsewhere:
         path = Path(folder) / f"a{suffix}"
         path.write_bytes(raw)
         if batch:
             (Path(folder) / "b.json").write_text('{"weights": [["0.1070", "0.8930"], [1, 0]]}')
-            report = str(Path(folder) / "report.csv")
+            report = str(Path(elsewhere) / "report.csv")  # not in the folder it reads
             argv = ["check", SEED, folder, "--report", report]
         else:
             problem = data.draw(st.sampled_from([SEED, SEED, *map(str, EXAMPLES)]))

@@ -205,3 +205,61 @@ def test_roster_limits_are_constants_for_the_roster_reader() -> None:
 
     assert (roster.MAX_STUDENTS, roster.MAX_NAME_BYTES) == (MAX_STUDENTS, MAX_NAME_BYTES)
     assert MAX_STUDENTS == 1_000 and MAX_NAME_BYTES == 200
+
+
+# -- reliability turn 3: r09 (CSV entry twice), r02 (a huge CSV field), r10 (`places`) --
+SEED_TOML = str(EXAMPLES / "seed.toml")
+
+
+def _check_error(path: Path) -> str:
+    status, out, err = run_cli(["check", SEED_TOML, str(path)])
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"symattn: error: {path}: ") and "internal error" not in err
+    return err
+
+
+def test_r09_a_csv_entry_given_twice_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "a.csv"
+    path.write_text("step,row,col,value\nQ,1,1,2\nQ,1,1,3\n", encoding="utf-8")
+    err = _check_error(path)
+    assert "line 3: Q row 1, column 1 is given twice (first on line 2)" in err
+    # unseen: written differently (spaces, a leading zero), lines apart, a whole row between
+    path.write_text(
+        "step,row,col,value\nweights, 1,2,0.8930\nweights,2,1,0.9717\n\nweights,01,2,0.1\n",
+        encoding="utf-8",
+    )
+    assert "line 5: weights row 1, column 2 is given twice (first on line 2)" in _check_error(path)
+
+
+def test_r02_a_csv_field_past_the_limit_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "big.csv"
+    path.write_text("step,row,col,value\nQ,1,1," + "1" * 131_073 + "\n", encoding="utf-8")
+    assert "line 2: a field is longer than 131072 characters" in _check_error(path)
+    path.write_text("step,row,col,value\nQ,1,1," + "1" * 131_072 + "\n", encoding="utf-8")
+    status, _, err = run_cli(["check", SEED_TOML, str(path)])
+    assert "internal error" not in err and "field" not in err
+    # unseen: the same in a roster, on line 3, and in a quoted field with a newline
+    roster = tmp_path / "roster.csv"
+    roster.write_text('name\nAda\n"' + "x\n" * 70_000 + '"\n', encoding="utf-8")
+    status, _, err = run_cli(["exercises", "--seed", "1", "--students", str(roster),
+                              "-o", str(tmp_path / "c")])  # fmt: skip
+    assert status == 2 and f"{roster}: line " in err and "longer than 131072" in err
+    assert "internal error" not in err and not (tmp_path / "c").exists()
+
+
+def test_r10_places_in_an_answers_file_is_the_required_places(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text('{"places": 4, "weights": [["0.1070", "0.8930"], [null, null]]}')
+    status, out, err = run_cli(["check", SEED_TOML, str(path)])
+    assert status == 0 and err == "", err
+    # unseen: 3 places where 4 are asked for is too coarse; --places wins; TOML; bad values
+    path.write_text('{"places": 4, "weights": [["0.107", "0.893"], [null, null]]}')
+    status, out, _ = run_cli(["check", SEED_TOML, str(path), "--format", "json"])
+    assert status == 1 and "too_coarse" in out
+    assert run_cli(["check", SEED_TOML, str(path), "--places", "3"])[0] == 0
+    toml = tmp_path / "a.toml"
+    toml.write_text('places = 4\nweights = [["0.107", "0.893"], ["", ""]]\n')
+    assert run_cli(["check", SEED_TOML, str(toml)])[0] == 1
+    for bad in ("13", '"4"', "true", "-1", "4.0"):
+        path.write_text(f'{{"places": {bad}, "weights": [["0.1070", "0.8930"], [null, null]]}}')
+        assert "places: expected 0 … 12, found" in _check_error(path)

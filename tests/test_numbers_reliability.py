@@ -25,6 +25,8 @@ from symattn.numbers import (
 )
 from symattn.render import render
 
+from .helpers import run_cli
+
 
 def _json(problem: dict[str, Any], digits: int = 4) -> dict[str, Any]:
     derived = symattn.derive(symattn.load(problem), digits=digits)
@@ -226,3 +228,92 @@ def test_a_row_of_rational_and_surd_exponents_is_evaluated_as_it_is() -> None:
     assert abs(evaluate_ball(ratio, 50) - expected) <= Decimal(10) ** -48
     payload = _json({"Q": [[1]], "K": [[1], ["sqrt(2)"]], "V": [[1], [0]], "scale": "none"})
     assert _step(payload, "output")["decimal"] == [[str(round(truth, 4))[:6]]]
+
+
+# -- reliability turn 3, r16 and r17: exact ties hidden in sin/cos or nested closed forms
+_R16 = {
+    "rope": True,
+    "rope_base": 100,
+    "scale": "none",
+    "X": [[1, 0], [3, -2.5]],
+    "W_Q": [[1, -0.4], [-1, 1]],
+    "W_K": [[-2, 3], [0.5, -1]],
+    "W_V": [[1, 0], [0, 1]],
+}
+_R17 = {
+    "X": [[2, "-1/2"], [0, 0], [-1, -2]],
+    "W_Q": [["-2/3", 2.2], [0, 1]],
+    "W_K": [[-1, 0], [-2, 0]],
+    "W_V": [[3, 0], [-2.6, "sqrt(2)"]],
+    "scale": "sqrt(3)",
+    "mask": "causal",
+    "block": True,
+    "norm": "post",
+    "W_1": [[-1, -2], [0, 0]],
+    "W_2": [[-3, -2], [0, 0]],
+    "b_1": [3, -1],
+    "b_2": [0, -1],
+    "eps": 0.01,
+}
+
+
+def test_r16_rope_same_position_tie_rounds_away_from_zero() -> None:
+    payload = _json(_R16, digits=2)
+    assert _step(payload, "scores")["decimal"][1][1] == "-82.43"  # -3297/40 exactly
+    assert _step(_json(_R16, digits=3), "scores")["decimal"][1][1] == "-82.425"
+
+
+def test_r16_variant_another_hidden_tie_and_a_near_tie() -> None:
+    # unseen: q_2·k_2 = (1, 0.5)·(0.5, 0.25) = 0.625, written with sin(1) and cos(1)
+    problem = {
+        "rope": True,
+        "scale": "none",
+        "X": [[1, 0], [1, 0.5]],
+        "W_Q": [[1, 0], [0, 1]],
+        "W_K": [[0.5, 0], [0, 0.5]],
+        "W_V": [[1, 0], [0, 1]],
+    }
+    assert _step(_json(problem, digits=2), "scores")["decimal"][1][1] == "0.63"
+    import sympy
+
+    from symattn.numbers import exact_rational, round_exact
+
+    one = sympy.Integer(1)
+    near = sympy.Rational(1, 8) - sympy.Rational(1, 10**60) * sympy.sin(one)
+    assert round_exact(near, 2, Decimal("0.125")) == "0.12"  # not a tie: decided by digits
+    assert round_exact(-near, 2) == "-0.12"
+    nested = (sympy.sqrt(3 + 2 * sympy.sqrt(2)) - sympy.sqrt(2)) / 8  # 1/8, nested roots
+    assert exact_rational(nested) == Fraction(1, 8)
+    assert round_exact(nested, 2) == "0.13" and round_exact(-nested, 2) == "-0.13"
+
+
+def test_r17_block_tie_is_rounded_at_every_digits(tmp_path: Any) -> None:
+    path = tmp_path / "r17.json"
+    path.write_text(json.dumps(_R17), encoding="utf-8")
+    for digits in (0, 1, 2, 3):
+        status, out, err = run_cli(["derive", str(path), "--format", "json", "--digits",
+                                    str(digits)])  # fmt: skip
+        assert status == 0, err
+        residual = _step(json.loads(out), "residual")["decimal"]
+        assert residual[1][0] == round_half_away(Fraction(73, 20), digits)  # 3.65 exactly
+    assert round_half_away(Fraction(73, 20), 1) == "3.7"
+
+
+def test_r17_an_undecided_digit_names_the_file_step_and_entry(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "r17.json"
+    path.write_text(json.dumps(_R17), encoding="utf-8")
+    import symattn.numbers.balls as balls
+    import symattn.steps as steps
+
+    monkeypatch.setattr(balls, "closed_surd", lambda value: None)  # the old sign test
+    status, out, err = run_cli(["derive", str(path), "--format", "json", "--digits", "1"])
+    assert status == 0, err  # the tie is still recognised, from the SymPy form
+    assert _step(json.loads(out), "residual")["decimal"][1][0] == "3.7"
+    monkeypatch.setattr(steps, "round_tie", lambda expr, places: None)  # unseen: not found
+    status, out, err = run_cli(["derive", str(path), "--digits", "1", "-o", str(tmp_path / "o")])
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"symattn: error: {path}: step residual row 2, column 1: ")
+    assert "--digits 1" in err and "rounding tie" in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.errors import _UNSAFE, _UNSAFE_IN_LINE, SymattnError, shorten, visible
+from symattn.errors import _UNSAFE, _UNSAFE_IN_LINE, SymattnError, _escape, shorten, visible
 from symattn.output import _open_output, csv_cell, write_output
 
 from .helpers import ROOT, run_cli
@@ -296,6 +296,163 @@ def test_exercises_into_a_new_or_empty_folder_need_no_flag(tmp_path: Path) -> No
 def test_visible_fast_path_agrees_with_the_pattern(text: str, one_line: bool) -> None:
     # ASCII text is looked over by bytes.translate, the rest by the pattern: the same answer
     pattern = _UNSAFE_IN_LINE if one_line else _UNSAFE
-    assert visible(text, one_line=one_line) == pattern.sub(
-        lambda m: f"\\u{ord(m.group()):04x}", text
+    assert visible(text, one_line=one_line) == pattern.sub(_escape, text)
+
+
+# Reliability turn 3, r08 and r14: every writing command looks at all its inputs and
+# outputs before it writes anything (symattn.output.check_paths).
+
+_TINY = "".join(f"{m} = [[1, 0], [0, 1]]\n" for m in ("X", "W_Q", "W_K", "W_V"))
+
+
+def _refused(argv: list[str], *named: str) -> str:
+    status, out, err = run_cli(argv)
+    assert status == 2 and out == "", (status, err)
+    line = _one_error(err.splitlines(keepends=True)[-1] if err.count("\n") > 1 else err)
+    for name in named:
+        assert name in line, line
+    return line
+
+
+def _class_set(tmp_path: Path, name: str = "set") -> tuple[Path, Path]:
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name,email\nAda,ada@x.org\n", encoding="utf-8")
+    folder = tmp_path / name
+    argv = ["exercises", "--seed", "1", "--students", str(roster), "-o", str(folder)]
+    assert run_cli(argv)[0] == 0
+    return roster, folder
+
+
+def test_r08_moodle_over_the_roster_is_refused(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name,email\nAda,ada@x.org\n", encoding="utf-8")
+    args = ["exercises", "--seed", "1", "--students", str(roster), "-o", str(tmp_path / "c")]
+    _refused([*args, "--moodle", str(roster)], "--moodle", "--students", "same file")
+    assert roster.read_text(encoding="utf-8") == "name,email\nAda,ada@x.org\n"
+    assert not (tmp_path / "c").exists()
+    link = tmp_path / "quiz.xml"  # unseen: through a link to the roster
+    link.symlink_to(roster)
+    _refused([*args, "--moodle", str(link)], "same file")
+    assert roster.read_text(encoding="utf-8").startswith("name,email")
+
+
+def test_r08_outputs_inside_the_class_folder_are_refused(tmp_path: Path) -> None:
+    roster, folder = _class_set(tmp_path)
+    manifest = (folder / "class.json").read_text(encoding="utf-8")
+    base = ["exercises", "--seed", "1", "--students", str(roster), "-o", str(folder), "--replace"]
+    _refused([*base, "--moodle", str(folder / "class.json")], "lies inside", "-o")
+    link = tmp_path / "quiz.xml"  # unseen: a link into the set
+    link.symlink_to(folder / "teacher" / "keys.tex")
+    _refused([*base, "--moodle", str(link)], "lies inside")
+    roster_inside = folder / "roster.csv"  # unseen: --replace would remove the roster
+    roster_inside.write_text("name\nAda\n", encoding="utf-8")
+    _refused(
+        [
+            "exercises",
+            "--seed",
+            "1",
+            "--students",
+            str(roster_inside),
+            "-o",
+            str(folder),
+            "--replace",
+        ],
+        "holds",
     )
+    assert (folder / "class.json").read_text(encoding="utf-8") == manifest
+    assert roster_inside.exists()
+
+
+def test_r08_derive_over_its_problem_is_refused(tmp_path: Path) -> None:
+    problem = tmp_path / "p.toml"
+    problem.write_text(_TINY, encoding="utf-8")
+    argv = ["derive", str(problem), "--format", "json", "-o", str(problem)]
+    _refused(argv, "p.toml", "same file")
+    (tmp_path / "sub").mkdir()
+    hard = tmp_path / "hard.toml"  # unseen: another name of the same file
+    os.link(problem, hard)
+    _refused(["derive", str(problem), "-o", str(hard)], "same file")
+    _refused(["derive", str(problem), "-o", str(tmp_path / "sub" / ".." / "p.toml")], "same file")
+    assert problem.read_text(encoding="utf-8") == _TINY
+
+
+def test_r08_grade_reports_over_its_inputs_are_refused(tmp_path: Path) -> None:
+    _, folder = _class_set(tmp_path)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    answers = (folder / "teacher" / "Ada" / "answers.json").read_text(encoding="utf-8")
+    (subs / "Ada.json").write_text(answers, encoding="utf-8")
+    manifest = (folder / "class.json").read_text(encoding="utf-8")
+    base = ["grade", str(folder), str(subs)]
+    _refused([*base, "--report", str(folder / "class.json")], "--report", "class set")
+    _refused([*base, "--report", str(subs / "Ada.json")], "--report", "submissions")
+    report = str(tmp_path / "r.csv")  # unseen: two outputs on one file, feedback in the set
+    _refused([*base, "--report", report, "--moodle-grades", report], "--moodle-grades", "--report")
+    _refused([*base, "--feedback", str(subs)], "--feedback", "same folder")
+    assert (folder / "class.json").read_text(encoding="utf-8") == manifest
+    assert (subs / "Ada.json").read_text(encoding="utf-8") == answers
+    assert not Path(report).exists()
+    assert run_cli([*base, "--report", report])[0] == 0
+
+
+def test_r08_check_outputs_over_its_answers_are_refused(tmp_path: Path) -> None:
+    answers = tmp_path / "a.json"
+    answers.write_text('{"Q": [[1, 0], [0, 1]]}', encoding="utf-8")
+    problem = tmp_path / "p.toml"
+    problem.write_text(_TINY, encoding="utf-8")
+    _refused(["check", str(problem), str(answers), "-o", str(answers)], "answers", "same file")
+    _refused(
+        ["check", str(problem), str(tmp_path / "*.json"), "--report", str(answers)],
+        "--report",
+        "same file",
+    )
+    _refused(
+        ["check", str(problem), str(tmp_path), "--report", str(tmp_path / "r.csv")], "lies inside"
+    )
+    assert answers.read_text(encoding="utf-8") == '{"Q": [[1, 0], [0, 1]]}'
+
+
+def test_r14_an_unwritable_quiz_path_is_refused_before_the_set_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "set"
+    base = ["exercises", "--seed", "1", "-o", str(out)]
+    _refused([*base, "--moodle", str(tmp_path)], "is a directory")
+    _refused([*base, "--moodle", str(tmp_path / "no" / "q.xml")], "does not exist")
+    if os.path.exists("/dev/full"):
+        _refused([*base, "--moodle", "/dev/full"], "No space left on device")
+    if os.geteuid() != 0:  # unseen: a folder nobody may write in
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o555)
+        _refused([*base, "--moodle", str(locked / "q.xml")], "Permission denied")
+    assert not out.exists()
+
+
+# Reliability turn 3, r15: Unicode format characters (bidi overrides, zero-width spaces)
+# are written as \uXXXX in every output and message, as control characters are.
+def test_r15_a_bidi_override_in_an_answer_never_reaches_the_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text('{"weights[1,1]": "\\u202e0701.0"}', encoding="utf-8")
+    status, out, err = run_cli(["check", SEED, str(path)])
+    assert "\u202e" not in out + err and "\\u202e0701.0" in out
+    # unseen: an isolate, a zero-width space and a tag character in a file name, in the
+    # one-line error of a bad file and in the class report and summary
+    bad = tmp_path / "x\u2066y\u200bz\U000e0041.json"
+    bad.write_text("{", encoding="utf-8")
+    status, out, err = run_cli(["check", SEED, str(bad)])
+    assert status == 2 and "\\u2066y\\u200bz\\udb40\\udc41.json" in _one_error(err)
+    status, out, err = run_cli(["check", SEED, str(tmp_path)])
+    text = out + err
+    assert status == 2 and not any(ch in text for ch in "\u2066\u200b\U000e0041\u202e")
+    assert "\\u2066y" in out and "\\u2066y" in err
+
+
+def test_r15_every_format_character_is_escaped_and_json_reads_it_back() -> None:
+    import json
+    import unicodedata
+
+    for code in range(0x110000):
+        ch = chr(code)
+        if unicodedata.category(ch) == "Cf":
+            shown = visible(f"a{ch}b", one_line=True)
+            assert ch not in shown and json.loads(f'"{shown}"') == f"a{ch}b", hex(code)
+    assert visible("我爱 e^√2 ½") == "我爱 e^√2 ½"  # letters and symbols stay as they are
+    assert csv_cell("\u202egnp.json") == "\\u202egnp.json"

@@ -17,9 +17,7 @@ with the reason, and the rest is still marked.
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -31,7 +29,7 @@ from typing import Any
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import read_file
-from ..load.files import read_text
+from ..load.files import csv_rows, read_text
 from ..load.grammar import ValueSyntaxError
 from ..load.matrix_text import looks_like_matrix, split_matrix
 from ..load.readings import Reading, read_answer
@@ -92,6 +90,8 @@ class Answers:
     #: if written in the row layout: their grid untransposed), for "answered in the other
     #: view"; only for column-layout problems.
     other_view: Mapping[str, Grid] = field(default_factory=dict)
+    #: ``places`` of the answers file: the decimal places every inexact answer must have.
+    places: int | None = None
 
 
 def _text(raw: object) -> str:
@@ -165,17 +165,26 @@ def _suggest(step: str, allowed: Sequence[str]) -> str:
 
 def _csv(text: str, name: str) -> dict[str, Any]:
     """``step,row,col,value`` rows as entry keys (``weights[1,2]``)."""
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = csv_rows(text, name)
     header = [h.strip().lower() for h in rows[0]] if rows else []
     if header[:4] != ["step", "row", "col", "value"]:
         raise SymattnError(f"{name}: expected a CSV header step,row,col,value")
     out: dict[str, Any] = {}
+    first: dict[str, int] = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) < 4 or not row[1].strip().isdigit() or not row[2].strip().isdigit():
             raise SymattnError(f"{name}: line {number}: expected step,row,col,value")
-        out[f"{row[0].strip()}[{int(row[1])},{int(row[2])}]"] = ",".join(row[3:])
+        step, i, j = row[0].strip(), int(row[1]), int(row[2])
+        key = f"{step}[{i},{j}]"
+        if key in first:  # as a key given twice in JSON: neither value is picked
+            raise SymattnError(
+                f"{name}: line {number}: {step} row {i}, column {j} is given twice "
+                f"(first on line {first[key]})"
+            )
+        first[key] = number
+        out[key] = ",".join(row[3:])
     return out
 
 
@@ -208,6 +217,20 @@ def _tolerance(raw: object, name: str) -> Decimal:
     return value
 
 
+#: Most decimal places an answer may be asked to have (``places``, ``--places``).
+MAX_PLACES = 12
+
+
+def read_places(raw: object, where_: str | None = None) -> int:
+    """``places`` (of an answers file, or ``--places`` when ``where_`` is None): 0 … 12."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_PLACES:
+        found = f"expected 0 … {MAX_PLACES}, found {raw!r}"
+        if where_ is None:
+            raise SymattnError(found, option="places")
+        raise SymattnError(f"{where_}: places: {found}")
+    return raw
+
+
 def load_answers(
     answers: str | os.PathLike[str] | Mapping[str, Any],
     allowed: Sequence[str],
@@ -218,6 +241,7 @@ def load_answers(
     name = source or (str(answers) if not isinstance(answers, Mapping) else "<answers>")
     data = _data(answers, name)
     tolerance = None
+    places = None
     grids: dict[str, list[list[Given | None]]] = {}
     unreadable: dict[str, str] = {}
     other_view: dict[str, Grid] = {}
@@ -225,6 +249,9 @@ def load_answers(
     for raw_key, raw in data.items():
         if raw_key == "tolerance":
             tolerance = _tolerance(raw, name)
+            continue
+        if raw_key == "places":  # as --places N (SPEC §13)
+            places = read_places(raw, name)
             continue
         match = _KEY.match(str(raw_key))
         step = match.group("step") if match else str(raw_key)
@@ -263,4 +290,4 @@ def load_answers(
             if len(grid_rows) == len(grid_rows[0]):
                 other_view[step] = grid_rows
         steps = {s: tuple(zip(*g)) for s, g in steps.items()}
-    return Answers(name, steps, tolerance, unreadable, other_view)
+    return Answers(name, steps, tolerance, unreadable, other_view, places)

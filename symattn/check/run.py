@@ -14,14 +14,11 @@ from ..errors import SymattnError
 from ..load import load
 from ..plan import backward_plan
 from ..problem import Problem
-from .answers import Answers, answer_steps, load_answers, step_ids_of
+from .answers import Answers, answer_steps, load_answers, read_places, step_ids_of
 from .marking import Marker
 from .results import CheckResult
 
 __all__ = ["check", "key_for"]
-
-#: Most decimal places an answer may be asked to have.
-MAX_PLACES = 12
 
 
 def _tolerance(raw: float | str | Decimal) -> Decimal:
@@ -34,12 +31,12 @@ def _tolerance(raw: float | str | Decimal) -> Decimal:
     return value
 
 
-def _places(raw: int | None) -> int | None:
-    if raw is None:
-        return None
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_PLACES:
-        raise SymattnError(f"expected 0 … {MAX_PLACES}, found {raw!r}", option="places")
-    return raw
+def _required(key: Derivation, answers: Answers) -> int | None:
+    """The places every inexact answer must have, without ``--places``: the problem's and
+    the answers file's, the more of the two (a student may ask more of themselves than
+    the exercise does, never less)."""
+    given = [p for p in (key.problem.places, answers.places) if p is not None]
+    return max(given) if given else None
 
 
 def key_for(
@@ -72,8 +69,9 @@ def check(
     """Check a hand calculation against the exact key.
 
     ``problem`` may be an already derived key (a :class:`Derivation`), which is how a
-    whole class is graded with the key computed once.  ``places`` (or ``places`` in the
-    problem file) is the number of decimal places every inexact answer must have.
+    whole class is graded with the key computed once.  ``places`` (else the more of
+    ``places`` in the problem file and ``places`` in the answers file) is the number of
+    decimal places every inexact answer must have.
     """
     key = problem if isinstance(problem, Derivation) else key_for(problem, answers)
     if key.problem.symbolic:
@@ -88,5 +86,5 @@ def check(
     )
     if tolerance is not None:
         loaded = dataclasses.replace(loaded, tolerance=_tolerance(tolerance))
-    required = _places(places) if places is not None else key.problem.places
+    required = read_places(places) if places is not None else _required(key, loaded)
     return CheckResult(loaded.source, Marker(key, loaded, required).run(), key, required)

@@ -17,7 +17,6 @@ characters, and unique (``Ada_Lovelace``, ``Ada_Lovelace_2`` …, compared case-
 from __future__ import annotations
 
 import csv
-import io
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -25,7 +24,7 @@ from dataclasses import dataclass
 
 from ..errors import SymattnError
 from ..load.checks import MAX_NAME_BYTES, MAX_STUDENTS
-from ..load.files import read_text
+from ..load.files import csv_rows, read_text
 
 __all__ = ["MAX_NAME_BYTES", "MAX_STUDENTS", "Student", "folder_name", "read_roster"]
 #: Longest folder name made from a name.
@@ -156,8 +155,5 @@ def read_roster(path: str) -> list[Student]:
         )
     except csv.Error:
         dialect = csv.excel
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), dialect))
-    except csv.Error as exc:
-        raise SymattnError(f"{path}: not CSV ({exc})") from None
+    rows = csv_rows(text, path, dialect)
     return students_from_rows(rows, path)

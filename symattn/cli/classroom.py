@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from ..classroom import (
 )
 from ..errors import SymattnError
 from ..exercises import DRAWN, LAYOUTS, ExerciseOptions, moodle_quiz
-from ..output import ProgressBar, write_output
+from ..output import PathUse, ProgressBar, check_paths, say, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
 from .options import time_limit_option
@@ -165,6 +164,13 @@ def run_exercises(args: argparse.Namespace) -> int:
     )
     folder = Path(args.output)
     check_target(folder, args.replace)  # before any work
+    check_paths(
+        [PathUse("--students", args.students)] if args.students else [],
+        [
+            PathUse("-o", folder, folder=True),
+            PathUse("--moodle", args.moodle) if args.moodle else None,
+        ],
+    )
     students = read_roster(args.students) if args.students else None
     exercises = make_exercises(
         args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
@@ -181,15 +187,26 @@ def run_exercises(args: argparse.Namespace) -> int:
     )
     if args.moodle:
         write_output(moodle_quiz(quiz_items(exercises), args.lang, args.category), args.moodle)
-    print(
+    say(
         f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}: "
-        "students/ for the students, teacher/ and class.json for you",
-        file=sys.stderr,
+        "students/ for the students, teacher/ and class.json for you"
     )
     return 0
 
 
 def run_grade(args: argparse.Namespace) -> int:
+    check_paths(
+        [
+            PathUse("class set", args.directory, folder=True),
+            PathUse("submissions", args.submissions, folder=True),
+        ],
+        [
+            PathUse("--report", args.report) if args.report else None,
+            PathUse("--moodle-grades", args.moodle_grades) if args.moodle_grades else None,
+            PathUse("--feedback", args.feedback, folder=True) if args.feedback else None,
+            PathUse("-o", args.output) if args.output else None,
+        ],
+    )
     grades = grade_class(
         args.directory,
         args.submissions,
@@ -229,16 +246,15 @@ def run_grade(args: argparse.Namespace) -> int:
         write_output(grades_text(grades, args.lang), args.output)
     for row in grades.rows:
         if row.error is not None:
-            print(f"symattn: error: {row.entry.folder}: {row.error}", file=sys.stderr)
+            say(f"symattn: error: {row.entry.folder}: {row.error}")
     for problem in problems:
-        print(f"symattn: warning: {problem}", file=sys.stderr)
+        say(f"symattn: warning: {problem}")
     marked = sum(r.result is not None for r in grades.rows)
     missing = sum(r.verdict == "missing" for r in grades.rows)
-    print(
+    say(
         f"graded {marked} of {len(grades.rows)} students; {missing} handed nothing in; "
         f"{len(grades.unmatched)} files not matched"
-        + (f"; report written to {args.report}" if args.report else ""),
-        file=sys.stderr,
+        + (f"; report written to {args.report}" if args.report else "")
     )
     if not grades.rows:
         raise SymattnError(f"{args.directory}: the class has no students")

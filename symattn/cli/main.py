@@ -8,6 +8,8 @@ named with ``-o`` is written whole or not at all.
 from __future__ import annotations
 
 import argparse
+import glob
+import itertools
 import os
 import sys
 from collections.abc import Sequence
@@ -20,9 +22,19 @@ from ..check import key_for
 from ..check.feedback import render_feedback_docx, render_feedback_latex, render_feedback_text
 from ..check.feedback_html import render_feedback_html
 from ..check.grade import Graded, answer_files, report_csv
-from ..errors import SymattnError, shorten, visible
+from ..errors import SymattnError, shorten
 from ..examples import example_names, example_path, list_examples
-from ..output import ProgressBar, terminate_cleanly, write_binary, write_output, write_stream
+from ..load.files import MAX_LISTED_FILES
+from ..output import (
+    PathUse,
+    ProgressBar,
+    check_paths,
+    say,
+    terminate_cleanly,
+    write_binary,
+    write_output,
+    write_stream,
+)
 from ..printing import PRESETS
 from ..render import BINARY_FORMATS, FORMATS, render, render_chunks
 from ..render.json_out import dumps
@@ -177,6 +189,8 @@ def _derive(args: argparse.Namespace) -> int:
         raise SymattnError(f"--max-size: expected a positive integer, found {args.max_size}")
     path = example_path(args.example) if args.example else Path(args.file)
     source = f"example {args.example}" if args.example else args.file
+    output = PathUse("-o", args.output) if args.output else None
+    check_paths([PathUse("problem", path)], [output])
     problem = load(path, max_size=args.max_size, source=source)
     rows = _parse_rows(args.rows, problem.n)
     derivation = derive(problem, digits=args.digits, backward=args.backward)
@@ -214,7 +228,9 @@ def _check(args: argparse.Namespace) -> int:
     )
     show_key = not args.no_key
     limit = args.time_limit
+    inputs = [PathUse("problem", problem), *_answer_paths(args.answers)]
     if not batch:
+        check_paths(inputs, [PathUse("-o", args.output) if args.output else None])
         with time_budget(limit, args.answers[0]):
             key = key_for(problem, args.answers[0])
             result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
@@ -251,6 +267,13 @@ def _check(args: argparse.Namespace) -> int:
             f"-o {args.output}: with several answers files, give a folder: one feedback file "
             "is written per answers file"
         )
+    check_paths(
+        inputs,
+        [
+            PathUse("--report", args.report) if args.report else None,
+            PathUse("-o", args.output, folder=sheets) if args.output else None,
+        ],
+    )
     graded = grade(
         key,
         files,
@@ -277,14 +300,26 @@ def _check(args: argparse.Namespace) -> int:
     bad = [g for g in graded if g.result is None]
     wrong = [g for g in graded if g.result is not None and g.result.verdict != "correct"]
     for g in bad:
-        print(f"symattn: error: {g.error}", file=sys.stderr)
+        say(f"symattn: error: {g.error}")
     summary = (
         f"graded {len(graded)} files: {len(graded) - len(bad) - len(wrong)} correct, "
         f"{len(wrong)} incorrect, {len(bad)} unreadable"
         + (f"; report written to {args.report}" if args.report else "")
     )
-    print(visible(summary, one_line=True), file=sys.stderr)
+    say(summary)
     return 2 if bad else (1 if wrong else 0)
+
+
+def _answer_paths(patterns: list[str]) -> list[PathUse]:
+    """The answers files and folders a check reads (a glob: the first files it matches)."""
+    places = []
+    for pattern in patterns:
+        if os.path.lexists(pattern) or not any(ch in pattern for ch in "*?["):
+            places.append(PathUse("answers", pattern))
+        else:
+            matches = itertools.islice(glob.iglob(pattern), MAX_LISTED_FILES)
+            places += [PathUse("answers", match) for match in matches]
+    return places
 
 
 def _feedback_folder(graded: list[Graded], folder: Path, args: argparse.Namespace) -> None:
@@ -342,7 +377,7 @@ def _main(argv: Sequence[str] | None) -> int:
             "expected a command: derive, check, exercises, grade or examples (see symattn --help)"
         )
     except SymattnError as exc:
-        print(f"symattn: error: {exc.command_line()}", file=sys.stderr)
+        say(f"symattn: error: {exc.command_line()}")
         return 2
     except KeyboardInterrupt:
         print("symattn: interrupted", file=sys.stderr)
@@ -353,7 +388,7 @@ def _main(argv: Sequence[str] | None) -> int:
         name = exc.filename
         shown = os.fsdecode(name) if isinstance(name, (str, bytes)) else "a file"
         message = f"{shown}: {exc.strerror or type(exc).__name__}"
-        print(f"symattn: error: {visible(shorten(message), one_line=True)}", file=sys.stderr)
+        say(f"symattn: error: {shorten(message)}")
         return 2
     except RecursionError:
         print("symattn: error: input nested too deeply", file=sys.stderr)
@@ -361,10 +396,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except Exception as exc:  # a bug: still one line, no traceback, unless debugging
         if os.environ.get("SYMATTN_DEBUG"):
             raise
-        detail = visible(shorten(f"{type(exc).__name__}: {exc}"), one_line=True)
-        print(
+        detail = shorten(f"{type(exc).__name__}: {exc}")
+        say(
             f"symattn: error: internal error ({detail}); please report "
-            "it with the input that caused it (set SYMATTN_DEBUG=1 for details)",
-            file=sys.stderr,
+            "it with the input that caused it (set SYMATTN_DEBUG=1 for details)"
         )
         return 2

@@ -6,6 +6,8 @@ binary float, so ``0.1`` in a file is exactly 1/10.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import stat
@@ -17,9 +19,11 @@ from typing import Any
 from ..errors import SymattnError
 
 __all__ = [
+    "MAX_CSV_FIELD_CHARS",
     "MAX_FILE_BYTES",
     "MAX_LISTED_FILES",
     "check_readable",
+    "csv_rows",
     "list_files",
     "parse_json",
     "parse_toml",
@@ -31,6 +35,8 @@ __all__ = [
 MAX_FILE_BYTES = 20_000_000
 #: Most files one folder or pattern of answers files may hold (a class, not a disk).
 MAX_LISTED_FILES = 10_000
+#: Longest field of a CSV answers file or roster (the limit of Python's csv module).
+MAX_CSV_FIELD_CHARS = 131_072
 
 
 def _refuse_special(where_: str, status: os.stat_result) -> None:
@@ -181,3 +187,24 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise SymattnError(f"{source}: malformed TOML: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
         raise SymattnError(f"{source}: malformed TOML: {exc}") from None
+
+
+def csv_rows(
+    text: str, source: str, dialect: type[csv.Dialect] | csv.Dialect = csv.excel
+) -> list[list[str]]:
+    """The rows of the CSV ``text``; a row that is not CSV, or a field longer than
+    :data:`MAX_CSV_FIELD_CHARS`, is a :class:`SymattnError` naming ``source`` and the line."""
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    rows: list[list[str]] = []
+    try:
+        for row in reader:
+            if any(len(cell) > MAX_CSV_FIELD_CHARS for cell in row):
+                raise csv.Error("field larger than field limit")
+            rows.append(row)
+    except csv.Error as exc:
+        if "field limit" in str(exc):
+            reason = f"a field is longer than {MAX_CSV_FIELD_CHARS} characters"
+        else:
+            reason = f"not CSV ({exc})"
+        raise SymattnError(f"{source}: line {reader.line_num}: {reason}") from None
+    return rows

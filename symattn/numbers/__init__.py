@@ -15,6 +15,7 @@ from .evaluate import GUARD, RowCache, evaluate, evaluate_or_none, rational_valu
 from .surd import MAX_RADICAND, Surd, radical_product, square_free
 from .sympy_bridge import has_symbols, to_sympy
 from .sympy_eval import SympyEvaluator
+from .ties import exact_rational, round_exact, round_tie
 from .transcendental import angle, sinusoid, sinusoid_value, tanh_exact, tanh_value
 
 __all__ = [
@@ -37,14 +38,17 @@ __all__ = [
     "evaluate_ball",
     "evaluate_matrix",
     "evaluate_or_none",
+    "exact_rational",
     "has_symbols",
     "in_balls",
     "near_tie",
     "radical_product",
     "rational_value",
     "round_certified",
+    "round_exact",
     "round_half_away",
     "round_row",
+    "round_tie",
     "sinusoid",
     "sinusoid_value",
     "square_free",

@@ -40,6 +40,7 @@ __all__ = [
     "RowBalls",
     "ball",
     "bits_for",
+    "closed_surd",
     "evaluate_ball",
     "evaluate_matrix",
     "precision",
@@ -362,13 +363,31 @@ def _integer(b: arb) -> int:
     return int(found)
 
 
-def _sign(value: Any, shift: Fraction) -> int:
+def closed_surd(value: Any) -> Surd | None:
+    """``value`` as one exact surd when it is algebraic: a surd, a softmax quotient with
+    a closed value (equal exponents: (2e^a + 2e^b)/(e^a + e^b) = 2), or a combination of
+    them (a block's output made from a row that attends to one key); else None."""
     if isinstance(value, Surd):
-        return (value - Surd.rational(shift)).sign()
+        return value
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Surd.rational(value)
     if isinstance(value, ExpRatio):
-        closed = value.closed_value()
-        if closed is not None:
-            return (closed - Surd.rational(shift)).sign()
+        return value.closed_value()
+    if isinstance(value, Combination):
+        total = Surd()
+        for c, r in value.terms:
+            closed = closed_surd(r)
+            if closed is None or not isinstance(c, (Surd, int, Fraction)):
+                return None
+            total = total + _exact(c) * closed
+        return total
+    return None
+
+
+def _sign(value: Any, shift: Fraction) -> int:
+    closed = closed_surd(value)
+    if closed is not None:  # exactly, however close to the boundary
+        return (closed - Surd.rational(shift)).sign()
     bits = 256
     while bits <= MAX_BITS:
         with precision(bits):
