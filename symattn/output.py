@@ -31,18 +31,16 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO
 
 from .errors import SymattnError, visible
 
 __all__ = [
-    "PathUse",
     "ProgressBar",
-    "check_paths",
     "csv_cell",
+    "resolve_target",
     "say",
     "terminate_cleanly",
     "write_binary",
@@ -107,7 +105,7 @@ def _cannot(path: str | os.PathLike[str], exc: OSError) -> SymattnError:
     return SymattnError(f"{os.fsdecode(path)}: cannot write ({exc.strerror})")
 
 
-def _target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
+def resolve_target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     """The real path to write (symlinks resolved) and its status, or None when it is new.
 
     Refuses what must not be written: folders, block devices, sockets, kernel files."""
@@ -133,110 +131,6 @@ def _target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     return real, status
 
 
-@dataclass(frozen=True)
-class PathUse:
-    """A path a command reads or writes, with the words that name it in a message.
-
-    ``label`` is how the user gave it (``--moodle quiz.xml``, ``problem p.toml``);
-    ``folder`` says that the command reads or writes the folder's contents (``-o DIR``
-    of ``exercises``, ``--feedback FBDIR``, a folder of submissions)."""
-
-    label: str
-    path: str | os.PathLike[str]
-    folder: bool = False
-
-
-def check_paths(inputs: Sequence[PathUse], outputs: Sequence[PathUse | None]) -> None:
-    """Refuse, before anything is read or written, outputs that would clobber or fail.
-
-    Every writing command calls this with all it reads and all it writes.  An output is
-    refused (one line naming both paths) when it is the same file as an input or as
-    another output (through links too), when it lies inside a folder the command reads
-    or writes, or when it is a folder that holds one of them.  Each output is also
-    looked at alone, as far as it can be cheaply known: a file output must not be a
-    folder or ``/dev/full``, and its folder must exist and be writable; a folder output
-    must not be a file.  So a command never fails on its last output after writing the
-    first ones (a class set, then an unwritable quiz path)."""
-    wanted = [o for o in outputs if o is not None]
-    for out in wanted:
-        _check_alone(out)
-    seen: list[PathUse] = list(inputs)
-    for out in wanted:
-        for other in seen:
-            _check_pair(out, other)
-        seen.append(out)
-
-
-def _shown(place: PathUse) -> str:
-    return f"{place.label} {os.fsdecode(place.path)}"
-
-
-def _in_place_target(path: str | os.PathLike[str]) -> bool:
-    """A device or a FIFO: written as it is, so two of them never clobber anything."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
-
-
-def _check_alone(out: PathUse) -> None:
-    shown = os.fsdecode(out.path)
-    if out.folder:
-        if os.path.exists(out.path) and not os.path.isdir(out.path):
-            raise SymattnError(f"{_shown(out)}: exists and is not a folder")
-        existing = Path(os.path.realpath(out.path))
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        if not existing.is_dir():
-            raise SymattnError(f"{_shown(out)}: {str(existing)!r} is not a folder")
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise SymattnError(f"{shown}: cannot write ({os.strerror(errno.EACCES)})")
-        return
-    real, status = _target(out.path)
-    if status is not None and not stat.S_ISREG(status.st_mode):
-        full = os.major(status.st_rdev) == 1 and os.minor(status.st_rdev) == 7
-        if stat.S_ISCHR(status.st_mode) and full:  # /dev/full: every write fails
-            raise SymattnError(f"{shown}: cannot write ({os.strerror(errno.ENOSPC)})")
-        return
-    if not os.access(real.parent, os.W_OK | os.X_OK):
-        raise SymattnError(f"{shown}: cannot write ({os.strerror(errno.EACCES)})")
-
-
-def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
-
-
-def _inside(inner: str | os.PathLike[str], outer: str | os.PathLike[str]) -> bool:
-    root = os.path.realpath(outer).rstrip("/") + "/"
-    return os.path.realpath(inner).startswith(root)
-
-
-def _is_folder(place: PathUse) -> bool:
-    return place.folder or os.path.isdir(place.path)
-
-
-def _check_pair(out: PathUse, other: PathUse) -> None:
-    if _in_place_target(out.path) and _in_place_target(other.path):
-        return  # /dev/null twice, a terminal for two outputs
-    if _same(out.path, other.path):
-        what = "folder" if _is_folder(out) or _is_folder(other) else "file"
-        raise SymattnError(
-            f"{_shown(out)}: is the same {what} as {_shown(other)}; choose another path"
-        )
-    if _is_folder(other) and _inside(out.path, other.path):
-        raise SymattnError(
-            f"{_shown(out)}: lies inside {_shown(other)}; choose a path outside that folder"
-        )
-    if _is_folder(out) and _inside(other.path, out.path):
-        raise SymattnError(
-            f"{_shown(out)}: holds {_shown(other)}; choose a folder that does not hold it"
-        )
-
-
 def _harmless_device(status: os.stat_result) -> bool:
     """/dev/null, /dev/zero and /dev/full (Linux's memory devices 1:3, 1:5, 1:7)."""
     return os.major(status.st_rdev) == 1 and os.minor(status.st_rdev) in (3, 5, 7)
@@ -252,7 +146,7 @@ def _umask() -> int:
 def _open_output(path: str | os.PathLike[str], binary: bool = False) -> Iterator[IO[Any]]:
     """A text (or ``binary``) handle whose bytes reach ``path`` whole when the block ends
     without error."""
-    real, status = _target(path)
+    real, status = resolve_target(path)
     if status is not None and not stat.S_ISREG(status.st_mode):
         with _in_place(path, stat.S_ISFIFO(status.st_mode), binary) as handle:
             yield handle

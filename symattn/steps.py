@@ -248,8 +248,7 @@ class Step:
     #: it evaluated these very entries; a step made with other entries has to be
     #: evaluated again by the cross-check).
     evaluated_from: Matrix | None = field(default=None, compare=False, repr=False)
-    #: The problem file, named by an error about one of the entries (set by the
-    #: :class:`~symattn.derivation.Derivation` that holds the step).
+    #: The problem file, named by an error about an entry (set by its Derivation).
     source: str = field(default="", compare=False, repr=False)
 
     @property
@@ -274,13 +273,8 @@ class Step:
     def operands(self) -> tuple[str, ...]:
         return self.spec.operands
 
-    @property
-    def row_labels(self) -> tuple[str, ...] | None:
-        return self.spec.row_labels
-
-    @property
-    def col_labels(self) -> tuple[str, ...] | None:
-        return self.spec.col_labels
+    row_labels = property(lambda self: self.spec.row_labels)
+    col_labels = property(lambda self: self.spec.col_labels)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -250,7 +250,7 @@ def load_answers(
         if raw_key == "tolerance":
             tolerance = _tolerance(raw, name)
             continue
-        if raw_key == "places":  # as --places N (SPEC §13)
+        if raw_key == "places":  # as --places N (docs/answers-format.md)
             places = read_places(raw, name)
             continue
         match = _KEY.match(str(raw_key))

@@ -27,10 +27,11 @@ from ..classroom import (
 )
 from ..errors import SymattnError
 from ..exercises import DRAWN, LAYOUTS, ExerciseOptions, moodle_quiz
-from ..output import PathUse, ProgressBar, check_paths, say, write_output
+from ..output import ProgressBar, say, write_output
 from ..render.json_out import dumps
 from ..words import LANGUAGES
 from .options import time_limit_option
+from .paths import PathUse, check_paths
 
 __all__ = ["add_exercises", "add_grade", "run_exercises", "run_grade"]
 

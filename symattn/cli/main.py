@@ -8,27 +8,17 @@ named with ``-o`` is written whole or not at all.
 from __future__ import annotations
 
 import argparse
-import glob
-import itertools
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..api import check, derive, grade, load
+from ..api import derive, load
 from ..budget import time_budget
-from ..check import key_for
-from ..check.feedback import render_feedback_docx, render_feedback_latex, render_feedback_text
-from ..check.feedback_html import render_feedback_html
-from ..check.grade import Graded, answer_files, report_csv
 from ..errors import SymattnError, shorten
-from ..examples import example_names, example_path, list_examples
-from ..load.files import MAX_LISTED_FILES
+from ..examples import example_path, list_examples
 from ..output import (
-    PathUse,
-    ProgressBar,
-    check_paths,
     say,
     terminate_cleanly,
     write_binary,
@@ -37,11 +27,12 @@ from ..output import (
 )
 from ..printing import PRESETS
 from ..render import BINARY_FORMATS, FORMATS, render, render_chunks
-from ..render.json_out import dumps
 from ..version import __version__
 from ..words import LANGUAGES
+from .checking import add_check, run_check
 from .classroom import add_exercises, add_grade, run_exercises, run_grade
 from .options import time_limit_option
+from .paths import PathUse, check_paths
 
 __all__ = ["main"]
 
@@ -115,44 +106,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     time_limit_option(derive)
 
-    checker = commands.add_parser(
-        "check",
-        help="check a hand calculation, or grade a class",
-        description="Check a hand calculation against the exact key: which entry and which "
-        "step is wrong, and why. Given a folder, a glob or several files, grade them all.",
-    )
-    checker.add_argument(
-        "problem", metavar="FILE", help="problem file, or the name of a bundled example"
-    )
-    checker.add_argument(
-        "answers", nargs="+", metavar="ANSWERS", help="answers file(s), a folder of them, or a glob"
-    )
-    checker.add_argument(
-        "--format", choices=("text", "json", "latex", "html", "docx"), default="text"
-    )
-    checker.add_argument(
-        "--tolerance",
-        metavar="T",
-        help="accept entries within T (default: one unit of the last place written)",
-    )
-    checker.add_argument(
-        "--places",
-        type=int,
-        metavar="N",
-        help="every inexact answer must have N decimal places (default: the problem's "
-        "places, else one unit of the last place written is enough)",
-    )
-    checker.add_argument(
-        "--no-key",
-        action="store_true",
-        help="hide the expected values: only the marks, the diagnosis and the hints",
-    )
-    checker.add_argument("--lang", choices=LANGUAGES, default="en")
-    checker.add_argument("--notation", choices=PRESETS, default="matrix")
-    checker.add_argument("--report", metavar="CSV", help="grade a class: write one row per file")
-    checker.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout")
-    time_limit_option(checker, " (a class: for each file)")
-
+    add_check(commands)
     add_exercises(commands)
     add_grade(commands)
 
@@ -214,138 +168,6 @@ def _derive(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(args: argparse.Namespace) -> int:
-    problem = args.problem
-    if not Path(problem).exists() and problem in example_names():
-        problem = str(example_path(problem))
-    batch = (
-        args.report is not None
-        or len(args.answers) > 1
-        or any(
-            Path(a).is_dir() or (any(ch in a for ch in "*?[") and not Path(a).is_file())
-            for a in args.answers
-        )
-    )
-    show_key = not args.no_key
-    limit = args.time_limit
-    inputs = [PathUse("problem", problem), *_answer_paths(args.answers)]
-    if not batch:
-        check_paths(inputs, [PathUse("-o", args.output) if args.output else None])
-        with time_budget(limit, args.answers[0]):
-            key = key_for(problem, args.answers[0])
-            result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
-        if args.format == "json":
-            text = dumps(result.to_json(args.lang, show_key=show_key)) + "\n"
-        elif args.format == "latex":
-            text = render_feedback_latex(result, args.lang, args.notation, show_key=show_key)
-        elif args.format == "html":
-            text = render_feedback_html(result, args.lang, args.notation, show_key=show_key)
-        elif args.format == "docx":
-            sheet = render_feedback_docx(result, args.lang, args.notation, show_key=show_key)
-            write_binary(sheet, args.output, "docx")
-            return result.exit_status
-        else:
-            text = render_feedback_text(result, args.lang, show_key=show_key)
-        write_output(text, args.output)
-        return result.exit_status
-    with time_budget(limit, args.problem):
-        key = key_for(problem)
-    if args.tolerance is not None:
-        check(key, {}, tolerance=args.tolerance, places=args.places)  # bad options: usage errors
-    files = answer_files(args.answers)
-    sheets = args.format in ("latex", "html", "docx")
-    if sheets and not args.output:
-        raise SymattnError(
-            f"with several answers files, --format {args.format} writes one feedback file per "
-            "answers file into a folder: give -o FOLDER"
-        )
-    if sheets and (
-        (Path(args.output).exists() and not Path(args.output).is_dir())
-        or (not Path(args.output).exists() and Path(args.output).suffix)
-    ):
-        raise SymattnError(
-            f"-o {args.output}: with several answers files, give a folder: one feedback file "
-            "is written per answers file"
-        )
-    check_paths(
-        inputs,
-        [
-            PathUse("--report", args.report) if args.report else None,
-            PathUse("-o", args.output, folder=sheets) if args.output else None,
-        ],
-    )
-    graded = grade(
-        key,
-        files,
-        tolerance=args.tolerance,
-        places=args.places,
-        progress=ProgressBar(),
-        time_limit=limit,
-    )
-    report = report_csv(key, graded)
-    if args.report:
-        write_output(report, args.report)
-    if sheets:
-        _feedback_folder(graded, Path(args.output), args)
-    elif args.format == "json":
-        items = [
-            {"file": g.file, "error": g.error}
-            if g.result is None
-            else {"file": g.file, **g.result.to_json(args.lang, show_key=show_key)}
-            for g in graded
-        ]
-        write_output(dumps(items) + "\n", args.output)
-    elif not args.report:
-        write_output(report, args.output)
-    bad = [g for g in graded if g.result is None]
-    wrong = [g for g in graded if g.result is not None and g.result.verdict != "correct"]
-    for g in bad:
-        say(f"symattn: error: {g.error}")
-    summary = (
-        f"graded {len(graded)} files: {len(graded) - len(bad) - len(wrong)} correct, "
-        f"{len(wrong)} incorrect, {len(bad)} unreadable"
-        + (f"; report written to {args.report}" if args.report else "")
-    )
-    say(summary)
-    return 2 if bad else (1 if wrong else 0)
-
-
-def _answer_paths(patterns: list[str]) -> list[PathUse]:
-    """The answers files and folders a check reads (a glob: the first files it matches)."""
-    places = []
-    for pattern in patterns:
-        if os.path.lexists(pattern) or not any(ch in pattern for ch in "*?["):
-            places.append(PathUse("answers", pattern))
-        else:
-            matches = itertools.islice(glob.iglob(pattern), MAX_LISTED_FILES)
-            places += [PathUse("answers", match) for match in matches]
-    return places
-
-
-def _feedback_folder(graded: list[Graded], folder: Path, args: argparse.Namespace) -> None:
-    """One feedback file per marked answers file, named after it (made unique)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    suffix = {"latex": ".tex", "html": ".html", "docx": ".docx"}[args.format]
-    taken: set[str] = set()
-    for g in graded:
-        if g.result is None:
-            continue
-        stem, k = Path(g.file).stem or "answers", 1
-        name = stem
-        while name.casefold() in taken:
-            k += 1
-            name = f"{stem}_{k}"
-        taken.add(name.casefold())
-        target = str(folder / (name + suffix))
-        show_key = not args.no_key
-        if args.format == "docx":
-            sheet = render_feedback_docx(g.result, args.lang, args.notation, show_key=show_key)
-            write_binary(sheet, target, "docx")
-            continue
-        render_sheet = render_feedback_latex if args.format == "latex" else render_feedback_html
-        write_output(render_sheet(g.result, args.lang, args.notation, show_key=show_key), target)
-
-
 def _examples() -> int:
     entries = list_examples()
     width = max(len(name) for name, _ in entries)
@@ -368,7 +190,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "examples":
             return _examples()
         if args.command == "check":
-            return _check(args)
+            return run_check(args)
         if args.command == "exercises":
             return run_exercises(args)
         if args.command == "grade":

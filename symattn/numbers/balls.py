@@ -1,14 +1,11 @@
 """Certified evaluation of exact values with ball arithmetic (FLINT's ``arb``).
 
-A ball is a midpoint and a radius that the true value is guaranteed to lie in, so a
-digit read from a ball is either certain or known to be uncertain, and then the
-precision is raised until it is certain.  Three rules keep the numbers honest:
+A ball is a midpoint and a radius that the true value is guaranteed to lie in: a digit
+read from it is certain, or the precision is raised until it is.  Three rules:
 
-* a softmax row subtracts its largest exponent *exactly* (``x_j − x_top`` as a surd
-  or a fraction) before any exponential is taken, so scores of 10⁹⁹ + 1 and 10⁹⁹ give
-  e¹/(e¹ + 1), not 1/2, and a gap of 10⁹ costs nothing;
-* the entries of a step that share a softmax row and a column of coefficients are
-  evaluated as one ball-matrix product (the n³ work of the output runs in C);
+* a softmax row subtracts its largest exponent *exactly* before any exponential is
+  taken, so scores of 10⁹⁹ + 1 and 10⁹⁹ give e¹/(e¹ + 1), not 1/2;
+* the entries of a step that share a softmax row are one ball-matrix product (in C);
 * a decimal that must be rounded is decided by interval, or — at a near tie — by the
   sign of ``value − boundary``, computed with the boundary subtracted exactly from
   every coefficient (``Σ_g (C_g − b n_g) e^{x_g}``), so 0.12345 · 1/(1 + e⁻²⁰⁰)
@@ -364,9 +361,8 @@ def _integer(b: arb) -> int:
 
 
 def closed_surd(value: Any) -> Surd | None:
-    """``value`` as one exact surd when it is algebraic: a surd, a softmax quotient with
-    a closed value (equal exponents: (2e^a + 2e^b)/(e^a + e^b) = 2), or a combination of
-    them (a block's output made from a row that attends to one key); else None."""
+    """``value`` as one exact surd when it is algebraic (a surd, a softmax quotient of
+    equal exponents, a combination of them: a block's row that attends to one key)."""
     if isinstance(value, Surd):
         return value
     if isinstance(value, (int, Fraction)) and not isinstance(value, bool):

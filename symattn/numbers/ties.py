@@ -5,7 +5,7 @@ decimals; one that is (RoPE's same-position score ``q̂_2·k̂_2 = q_2·k_2 = -3
 written with ``sin(1)`` and ``cos(1)``) never leaves the tie, however many bits are
 used.  Such a value is recognised by simplifying its exact form to a rational, proved
 by SymPy's rewriting (not guessed from digits), and that rational is rounded half away
-from zero (SPEC §3).  A value that is neither decided nor recognised is a clear error.
+from zero (docs/json-output.md).  A value that is neither decided nor recognised is a clear error.
 
 >>> import sympy
 >>> one = sympy.Integer(1)
