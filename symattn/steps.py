@@ -334,7 +334,7 @@ class Step:
             return round_certified(entry, digits)
         if isinstance(entry, (ExpRatio, Combination)) or not value.is_finite():
             return round_half_away(value, digits)
-        # a SymPy number (sin and cos of RoPE, a gradient): it may hide an exact tie
+        # a SymPy number (sin and cos of rotated queries, a gradient): it may be a tie
         return round_exact(to_sympy(entry), digits, value)
 
     def float_value(self, i: int, j: int) -> float | None:

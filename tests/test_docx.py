@@ -59,7 +59,7 @@ PROBLEMS["window"] = WINDOW
 
 
 @pytest.mark.parametrize("name", sorted(PROBLEMS))
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en", pytest.param("zh", marks=pytest.mark.slow)])
 def test_every_formula_is_a_word_equation_and_every_step_a_heading(name: str, lang: str) -> None:
     d = symattn.derive(PROBLEMS[name], backward=name == "backward")
     markdown = render(d, "markdown", lang=lang)

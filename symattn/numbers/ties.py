@@ -1,7 +1,7 @@
 """Rounding a value that is written with sin, cos, tanh or roots and may be an exact tie.
 
 Ball arithmetic decides every digit of a value that is not exactly half-way between two
-decimals; one that is (RoPE's same-position score ``q̂_2·k̂_2 = q_2·k_2 = -3297/40``,
+decimals; one that is (a rotated query's same-position score ``q̂_2·k̂_2 = q_2·k_2 = -3297/40``,
 written with ``sin(1)`` and ``cos(1)``) never leaves the tie, however many bits are
 used.  Such a value is recognised by simplifying its exact form to a rational, proved
 by SymPy's rewriting (not guessed from digits), and that rational is rounded half away

@@ -28,12 +28,13 @@ from .latex import render_latex
 from .markdown import markdown_blocks, math_only
 from .tex import TexPrinter
 from .text import render_text
+from .xlsx import render_xlsx
 
 __all__ = ["BINARY_FORMATS", "FORMATS", "RenderOptions", "docx_from", "render", "render_chunks"]
 
-FORMATS = ("text", "json", "latex", "tex", "markdown", "html", "docx")
+FORMATS = ("text", "json", "latex", "tex", "markdown", "html", "docx", "xlsx")
 #: The formats whose :func:`render` is bytes (a file to write, not text to print).
-BINARY_FORMATS = ("docx",)
+BINARY_FORMATS = ("docx", "xlsx")
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class RenderOptions:
 @overload
 def render(  # type: ignore[overload-overlap]  # a Literal before str, as typeshed's open()
     derivation: Derivation,
-    fmt: Literal["docx"],
+    fmt: Literal["docx", "xlsx"],
     *,
     lang: str = ...,
     notation: str = ...,
@@ -100,7 +101,8 @@ def render(
     heads_shown: list[int] | None = None,
 ) -> str | bytes:
     """The derivation in one format: text, json, latex (fragment), tex (document), markdown,
-    html (a self-contained page), or the bytes of a file: docx (Word, native equations).
+    html (a self-contained page), or the bytes of a file: docx (Word, native equations),
+    xlsx (a workbook of live formulas).
 
     ``lang`` (en, zh) and ``notation`` (matrix, token) apply to every format that has
     words or names (JSON: the titles).
@@ -127,6 +129,8 @@ def render(
             digits=digits,
             heads_shown=heads_shown,
         )
+    if fmt == "xlsx":
+        return render_xlsx(derivation, language, digits)
     if fmt == "html":
         return render_html(derivation, language, names, rows, digits, heads_shown)
     blocks = build_blocks(derivation, language, rows, digits, heads_shown)

@@ -90,7 +90,7 @@ def docx_from(text: str, source_format: str, lang: str, title: str | None = None
         except OSError as exc:
             raise SymattnError(f"docx: cannot run pandoc ({exc.strerror})") from None
         if done.returncode != 0:
-            reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = str(done.stderr, "utf-8", "replace").strip().splitlines()
             raise SymattnError(f"docx: pandoc failed ({reason[-1] if reason else done.returncode})")
         with open(out, "rb") as handle:
             return _fixed(handle.read())
@@ -104,7 +104,7 @@ def _fixed(docx: bytes) -> bytes:
         for item in source.infolist():
             data = source.read(item)
             if item.filename == "word/document.xml":
-                body = data.decode("utf-8")
+                body = str(data, "utf-8")
                 for old, new in _OMML_FIXES:
                     body = body.replace(old, new)
                 data = body.encode("utf-8")

@@ -31,6 +31,7 @@ from ..steps import Kind, Ref, Source, Step, StepSpec
 from ..words import Words
 from . import additive_numpy
 from .base import Builder, KindRules, LoadContext, Matrices, Topic, Writer
+from .cells import CellRefs
 from .common import call
 
 __all__ = ["ADDITIVE_HIDDEN", "D_A", "TANH_SCORE", "TOPIC", "AdditiveConfig"]
@@ -167,6 +168,22 @@ def _write_scores(walk: Writer, step: Step) -> None:
     walk.all_rows(step)
 
 
+def _hidden_cells(spec: StepSpec, refs: CellRefs, r: int, c: int) -> str:
+    """h_(i,j),c = Σ_k q_ik (W_a)_kc + Σ_k k_jk (U_a)_kc, row r = i·m + j."""
+    i, j = divmod(r, refs.height(1))
+    q = [f"{refs.cell(0, i, k)}*{refs.cell(2, k, c)}" for k in range(refs.width(0))]
+    k = [f"{refs.cell(1, j, t)}*{refs.cell(3, t, c)}" for t in range(refs.width(1))]
+    return "+".join(q + k)
+
+
+def _score_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
+    """s_ij = Σ_r tanh(h_(i,j),r) (v_a)_r."""
+    row = i * refs.size()[1] + j
+    return "+".join(
+        f"TANH({refs.cell(0, row, t)})*{refs.cell(1, t, 0)}" for t in range(refs.width(0))
+    )
+
+
 class Additive(Topic):
     name = "additive"
     asked = 'score = "additive"'
@@ -182,12 +199,14 @@ class Additive(Topic):
                 dmatmul(args[0], args[2]), dmatmul(args[1], args[3])
             ),
             _write_hidden,
+            cells=_hidden_cells,
         ),
         KindRules(
             TANH_SCORE,
             lambda spec, args, p: tanh_score(args[0], args[1], p.n),
             lambda spec, args, p, given: decimal_tanh_score(args[0], args[1], p.n),
             _write_scores,
+            cells=_score_cells,
         ),
     )
     names: ClassVar[Mapping[str, Names]] = {

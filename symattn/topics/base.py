@@ -27,6 +27,7 @@ from ..printing import Names
 from ..problem import Mask, Matrix, Problem, TopicConfig
 from ..steps import Kind, Ref, Source, Step, StepSpec
 from ..words import Words
+from .cells import CellRule
 from .draw import Draw, DrawOptions, Matrices
 from .mistake import Compute, Mistake, Run, on, plan_change
 
@@ -117,7 +118,7 @@ class KindRules:
     """One kind of step: how it is computed exactly and on decimals, and how it is written.
 
     ``closed``: its entries may be nested roots or closed forms that a display shows by
-    their decimals (≈), as LayerNorm's are.
+    their decimals (≈), as LayerNorm's are; ``cells``: its spreadsheet formulas.
     """
 
     kind: Kind
@@ -125,6 +126,7 @@ class KindRules:
     decimal: DecimalRule
     write: WriteRule
     closed: bool = False
+    cells: CellRule | None = None
 
 
 # -- the problem file --------------------------------------------------------------------------

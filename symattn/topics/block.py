@@ -42,6 +42,7 @@ from .block_kinds import (
     decimal_layer_norm_rule,
     layer_norm,
 )
+from .cells import CellRefs
 
 __all__ = ["TOPIC", "BlockConfig"]
 
@@ -109,6 +110,26 @@ def _unbiased(problem: Problem, plan: Plan) -> list[Run]:
     return [(problem, plan.changed(change), {})]
 
 
+def _norm_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
+    """γ_j (x_ij − μ_i) / √(σ_i² + ε) + β_j, x = the operand (or the sum of the two)."""
+    params = spec.params
+    d = refs.width(0)
+    rows = [refs.row(k, i) for k in range(refs.operands)]
+    x = "+".join(refs.cell(k, i, j) for k in range(refs.operands))
+    mean = f"(SUMPRODUCT({'+'.join(rows)})/{d})"
+    var = f"(SUMPRODUCT(({'+'.join(rows)}-{mean})^2)/{d - 1 if params.unbiased else d})"
+    gamma = refs.constant(params.gamma[0][j]) if params.gamma else "1"
+    beta = refs.constant(params.beta[0][j]) if params.beta else "0"
+    return f"{gamma}*(({x})-{mean})/SQRT({var}+{refs.constant(params.eps)})+{beta}"
+
+
+def _affine_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
+    """Σ_k x_ik w_kj + b_j, through ReLU when asked."""
+    total = "+".join(f"{refs.cell(0, i, k)}*{refs.cell(1, k, j)}" for k in range(refs.width(0)))
+    total += f"+{refs.cell(2, 0, j)}"
+    return f"MAX(0,{total})" if spec.params.activation == "relu" else total
+
+
 class Block(Topic):
     name = "block"
     asked = "block"
@@ -123,6 +144,7 @@ class Block(Topic):
             decimal_layer_norm_rule,
             block_writing.layer_norm_step,
             closed=True,
+            cells=_norm_cells,
         ),
         KindRules(
             AFFINE,
@@ -132,6 +154,7 @@ class Block(Topic):
             ),
             block_writing.affine_step,
             closed=True,
+            cells=_affine_cells,
         ),
     )
     mistakes = (

@@ -46,6 +46,7 @@ from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Step, StepSpec
 from . import decode_numpy
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic, Writer
+from .cells import CellRefs
 
 __all__ = ["DECODE", "ROWS", "TOPIC", "DecodeConfig"]
 
@@ -183,6 +184,27 @@ def _future(problem: Problem, plan: Plan) -> list[Run]:
     return [(dataclasses.replace(problem, mask=everything), plan, {})]
 
 
+def _rows_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
+    return refs.cell(0, spec.params.start + i, j)
+
+
+def _decode_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
+    """o_j = Σ_t e^{s_t} v_tj / Σ_t e^{s_t}, s_t = q·k_t (scaled), over the cached keys
+    and values and the new token's own."""
+    last = refs.height(0) - 1
+    keys = [(1, t) for t in range(refs.height(1))] + [(3, last)]
+    values = [(2, t) for t in range(refs.height(2))] + [(4, last)]
+    divisor = "" if spec.divisor is None else f"/{refs.constant(spec.divisor)}"
+    exps = [
+        "EXP(("
+        + "+".join(f"{refs.cell(0, last, k)}*{refs.cell(m, t, k)}" for k in range(refs.width(0)))
+        + f"){divisor})"
+        for m, t in keys
+    ]
+    top = "+".join(f"{e}*{refs.cell(m, t, j)}" for e, (m, t) in zip(exps, values))
+    return f"({top})/({'+'.join(exps)})"
+
+
 class Decode(Topic):
     name = "decode"
     asked = "decode"
@@ -194,12 +216,14 @@ class Decode(Topic):
             lambda spec, args, p: _rows(spec, args[0]),
             lambda spec, args, p, given: [list(r) for r in _rows(spec, args[0])],
             _write_rows,
+            cells=_rows_cells,
         ),
         KindRules(
             DECODE,
             lambda spec, args, p: decode(args, spec.divisor),
             decimal_decode,
             _write_decode,
+            cells=_decode_cells,
         ),
     )
     mistakes = (Mistake("decode_uses_future", ("masked_scores", "weights"), _future),)

@@ -32,6 +32,7 @@ from ..steps import Kind, Plan, Source, Step, StepSpec
 from ..words import Words
 from . import positions_numpy
 from .base import Builder, KindRules, LoadContext, Matrices, Mistake, Run, Topic, Writer, on
+from .cells import CellRefs
 from .common import TRIG_SYMBOLS, call, expanded_rows, power
 
 __all__ = ["POSITIONS", "PRODUCT_PLUS", "TOPIC", "PositionsConfig"]
@@ -155,6 +156,13 @@ def _after_projection(problem: Problem, plan: Plan) -> list[Run]:
     return [] if changed == plan else [(problem, changed, {})]
 
 
+def _cells(spec: StepSpec, refs: CellRefs, pos: int, c: int) -> str:
+    """P_{pos,c}: sin (even c) or cos (odd c) of pos / base^{(c − c mod 2)/d}."""
+    even, odd = ("cos", "sin") if spec.params.swapped else ("sin", "cos")
+    width = refs.size()[1]
+    return refs.constant(sinusoid(odd if c % 2 else even, pos, c - c % 2, width, spec.params.base))
+
+
 class Positions(Topic):
     name = "positions"
     asked = "positions"
@@ -166,6 +174,7 @@ class Positions(Topic):
             lambda spec, args, p: table(spec.params, p.n, p.d_model or 0),
             lambda spec, args, p, given: decimal_table(spec.params, p.n, p.d_model or 0),
             _write,
+            cells=_cells,
         ),
         KindRules(PRODUCT_PLUS, _not_exact, _plus, _not_written),
     )

@@ -46,6 +46,7 @@ from ..steps import Kind, Plan, Ref, Step, StepSpec
 from ..words import Words
 from . import rope_numpy
 from .base import Builder, KindRules, LoadContext, Matrices, Mistake, Run, Topic, Writer
+from .cells import CellRefs
 from .common import TRIG_SYMBOLS, call, expanded_rows, power
 
 __all__ = ["ROTATE", "TOPIC", "RopeConfig", "pairs"]
@@ -175,6 +176,20 @@ def _pairs_wrong(problem: Problem, plan: Plan) -> list[Run]:
     return [(problem, plan.changed(change), {})]
 
 
+def _cells(spec: StepSpec, refs: CellRefs, pos: int, col: int) -> str:
+    """Pair t = (a, b) of row pos: (x_a cos θ − x_b sin θ, x_a sin θ + x_b cos θ)."""
+    if pos == 0:
+        return refs.cell(0, pos, col)
+    width = refs.width(0)
+    for t, (a, b) in enumerate(pairs(width, spec.params.pairs)):
+        if col in (a, b):
+            c = refs.constant(sinusoid("cos", pos, 2 * t, width, spec.params.base))
+            s = refs.constant(sinusoid("sin", pos, 2 * t, width, spec.params.base))
+            xa, xb = refs.cell(0, pos, a), refs.cell(0, pos, b)
+            return f"{xa}*{c}-{xb}*{s}" if col == a else f"{xa}*{s}+{xb}*{c}"
+    return refs.cell(0, pos, col)  # an odd width's last column is not turned
+
+
 class Rope(Topic):
     name = "rope"
     asked = "rope"
@@ -186,6 +201,7 @@ class Rope(Topic):
             lambda spec, args, p: rotate(spec.params, args[0]),
             lambda spec, args, p, given: decimal_rotate(spec.params, args[0]),
             _write,
+            cells=_cells,
         ),
     )
     mistakes = (Mistake("rope_pairs_wrong", ("Q_rot", "K_rot"), _pairs_wrong),)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..errors import SymattnError
 from ..ids import split_id
-from . import en, zh
+from . import en, office_en, office_zh, zh
 
 __all__ = ["LANGUAGES", "Words", "words"]
 
@@ -61,7 +61,10 @@ class Words:
         return self("list.sep2").join(parts)
 
 
-_LANGUAGES = {"en": Words("en", en.WORDS), "zh": Words("zh", zh.WORDS)}
+_LANGUAGES = {
+    "en": Words("en", {**en.WORDS, **office_en.WORDS}),
+    "zh": Words("zh", {**zh.WORDS, **office_zh.WORDS}),
+}
 
 
 def words(lang: str) -> Words:
