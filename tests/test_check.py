@@ -1010,10 +1010,17 @@ def test_class_without_errors_exits_1_or_0(
     out = capsys.readouterr().out
     assert out.startswith("file,verdict,first_error,diagnoses,")  # the CSV on stdout
     assert len(out.splitlines()) == len(class_answers()) + 1
-    # a glob, and files named one by one, are graded the same way
+    # a glob is the files it matches, as the shell would pass them: several are a class,
+    # one is checked alone (batch mode never comes from the glob's characters)
+    assert main(["check", str(problem_file), str(folder / "*o*.json")]) == 1
+    out = capsys.readouterr().out
+    names = [Path(r["file"]).name for r in csv.DictReader(io.StringIO(out))]
+    assert len(names) > 1 and names == sorted(names)
     assert main(["check", str(problem_file), str(folder / "slip*.json")]) == 1
     out = capsys.readouterr().out
-    assert [Path(r["file"]).name for r in csv.DictReader(io.StringIO(out))] == ["slip.json"]
+    assert not out.startswith("file,verdict") and "Checking" in out
+    assert main(["check", str(problem_file), str(folder / "slip.json")]) == 1
+    assert capsys.readouterr().out == out
     files = [str(folder / "correct.json"), str(folder / "no_softmax.json")]
     assert main(["check", str(problem_file), *files]) == 1
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))

@@ -281,3 +281,37 @@ def test_check_with_several_files_writes_one_feedback_file_each(tmp_path: Path) 
 def test_grade_time_limit_is_checked(week: Path) -> None:
     status, _, err = _grade(week, "--time-limit", "-1")
     assert status == 2 and err.count("\n") == 1 and "--time-limit: expected 0" in err
+
+
+def test_check_of_a_folder_and_grade_mark_a_file_the_same(week: Path, tmp_path: Path) -> None:
+    """One pipeline: for every submission, ``check PROBLEM FOLDER`` (the file alone in a
+    folder, against the student's problem) gives what ``grade`` gives that student: the
+    verdict, the first error, the diagnoses, the score and every entry's mark; a file that
+    cannot be marked is an error row in both, with the same reason."""
+    status, out, _ = _grade(week, "--format", "json")
+    assert status == 1
+    compared = 0
+    for student in json.loads(out)["students"]:
+        if student["file"] is None:
+            continue
+        folder = tmp_path / student["folder"]
+        folder.mkdir()
+        copy = folder / Path(student["file"]).name
+        copy.write_bytes(Path(student["file"]).read_bytes())
+        problem = week / "week5" / "teacher" / student["folder"] / "problem.toml"
+        _, text, _ = run_cli(["check", str(problem), str(folder), "--format", "json"])
+        (item,) = json.loads(text)
+        if student["verdict"] == "error":
+            assert item["error"].replace(str(copy), "FILE") == student["error"].replace(
+                student["file"], "FILE"
+            )
+            compared += 1
+            continue
+        assert {k: v for k, v in item.items() if k != "file"} == student["check"]
+        _, report, _ = run_cli(["check", str(problem), str(folder)])
+        (row,) = csv.DictReader(io.StringIO(report))
+        assert row["verdict"] == student["verdict"]
+        assert row["first_error"] == (student["first_error"] or "")
+        assert row["diagnoses"].split(";") == (student["diagnoses"] or [""])
+        compared += 1
+    assert compared == 5  # Ada, Zoë, 张伟, the broken file of ../x, and Eve

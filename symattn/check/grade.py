@@ -11,7 +11,7 @@ import csv
 import glob
 import io
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,16 +24,80 @@ from .answers import answer_steps
 from .results import CheckResult
 from .run import check
 
-__all__ = ["Graded", "answer_files", "grade", "report_csv"]
+__all__ = ["Graded", "Key", "Policy", "answer_files", "grade", "grade_pairs", "mark", "report_csv"]
 
 ANSWER_SUFFIXES = (".json", ".toml")
 
 
 @dataclass(frozen=True)
 class Graded:
+    """One answers file marked: its result, or why it could not be marked.  The one row of
+    every batch: ``check FOLDER`` makes one per file, ``grade`` one per submission."""
+
     file: str
     result: CheckResult | None
     error: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        """``correct``, ``incorrect`` or ``error`` (not marked)."""
+        return "error" if self.result is None else self.result.verdict
+
+    @property
+    def diagnoses(self) -> list[str]:
+        """``step:mistake`` for every diagnosis, then ``step:carried_forward``."""
+        if self.result is None:
+            return []
+        steps = self.result.steps
+        out = [f"{s.id}:{d.id}" for s in steps for d in s.diagnosis]
+        return out + [f"{s.id}:carried_forward" for s in steps if s.carried_forward]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How every file of a batch is marked: the tolerance, the places, the time limit."""
+
+    tolerance: str | None = None
+    places: int | None = None
+    time_limit: float | None = None
+
+
+#: The key a file is marked against: the derivation, or how to make it (a class set's
+#: student's problem, derived when their file is marked, so a bad key is that row's error).
+Key = Derivation | Callable[[], Derivation]
+
+
+def mark(key: Key, file: str | os.PathLike[str], policy: Policy) -> Graded:
+    """One file against its key; whatever goes wrong becomes the row's error, never the
+    batch's: a file that cannot be read safely (a FIFO, a device, a link out of its folder,
+    over the size limit), a bad key, a file over the time limit, a bug."""
+    name = os.fsdecode(file)
+    try:
+        check_readable(name, within=os.path.dirname(name) or ".")
+        with time_budget(policy.time_limit, name):
+            derived = key if isinstance(key, Derivation) else key()
+            result = check(derived, name, tolerance=policy.tolerance, places=policy.places)
+        return Graded(name, result)
+    except SymattnError as exc:
+        return Graded(name, None, str(exc))
+    except Exception as exc:  # one file never stops the class, whatever it does
+        return Graded(
+            name, None, str(SymattnError(f"{name}: cannot be marked ({type(exc).__name__})"))
+        )
+
+
+def grade_pairs(
+    pairs: Sequence[tuple[Key, str | os.PathLike[str]]],
+    policy: Policy,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Graded]:
+    """Every (key, file) pair marked by :func:`mark`, in order."""
+    out = []
+    for number, (key, file) in enumerate(pairs, start=1):
+        out.append(mark(key, file, policy))
+        if progress is not None:
+            progress(number, len(pairs))
+    return out
 
 
 def answer_files(patterns: Iterable[str]) -> list[str]:
@@ -72,25 +136,10 @@ def grade(
     progress: Callable[[int, int], None] | None = None,
     time_limit: float | None = None,
 ) -> list[Graded]:
-    """Check every file against the one key; a bad file becomes a row with its error, and
-    the others are still marked, whatever goes wrong with one of them.  A link that
-    leads out of its file's folder is not followed; a file that takes longer than
-    ``time_limit`` seconds is a row too."""
-    out = []
-    for number, file in enumerate(files, start=1):
-        try:
-            check_readable(file, within=os.path.dirname(file) or ".")
-            with time_budget(time_limit, file):
-                result = check(key, file, tolerance=tolerance, places=places)
-            out.append(Graded(file, result))
-        except SymattnError as exc:
-            out.append(Graded(file, None, str(exc)))
-        except Exception as exc:  # one file never stops the class, whatever it does
-            reason = f"{file}: cannot be marked ({type(exc).__name__})"
-            out.append(Graded(file, None, str(SymattnError(reason))))
-        if progress is not None:
-            progress(number, len(files))
-    return out
+    """Check every file against the one key (:func:`grade_pairs`): a bad file becomes a row
+    with its error, and the others are still marked."""
+    policy = Policy(tolerance, places, time_limit)
+    return grade_pairs([(key, file) for file in files], policy, progress)
 
 
 def report_csv(key: Derivation, graded: list[Graded]) -> str:
@@ -111,14 +160,11 @@ def report_csv(key: Derivation, graded: list[Graded]) -> str:
                 scores.append("")
             else:
                 scores.append(f"{sum(e.ok for e in step.entries)}/{len(step.entries)}")
-        diagnoses = ";".join(
-            f"{s.id}:{d.id}" for s in row.result.steps for d in s.diagnosis
-        ) + "".join(f";{s.id}:carried_forward" for s in row.result.steps if s.carried_forward)
         cells = [
             row.file,
-            row.result.verdict,
+            row.verdict,
             row.result.first_error or "",
-            diagnoses.lstrip(";"),
+            ";".join(row.diagnoses),
             *scores,
             "",
         ]

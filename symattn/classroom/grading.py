@@ -16,7 +16,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..budget import time_budget
-from ..check import CheckResult, check
+from ..check import CheckResult
+from ..check.grade import Graded as Marked
+from ..check.grade import Policy, grade_pairs
 from ..compute import derivation
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -53,13 +55,18 @@ def step_marks(
 
 @dataclass
 class Graded:
-    """One student's row: their submission (if any), its result, their points."""
+    """One student's row: their submission (if any), marked as every batch is marked
+    (:func:`symattn.check.grade.mark`), and their points."""
 
     entry: Entry
     file: Path | None = None
-    result: CheckResult | None = None
+    marked: Marked | None = None
     error: str | None = None
     marks: list[StepMark] = field(default_factory=list)
+
+    @property
+    def result(self) -> CheckResult | None:
+        return None if self.marked is None else self.marked.result
 
     @property
     def score(self) -> Fraction:
@@ -78,16 +85,11 @@ class Graded:
         """``correct``, ``incorrect``, ``missing`` (nothing handed in) or ``error``."""
         if self.error is not None:
             return "error"
-        if self.result is None:
-            return "missing"
-        return self.result.verdict
+        return "missing" if self.marked is None else self.marked.verdict
 
     @property
     def diagnoses(self) -> list[str]:
-        if self.result is None:
-            return []
-        out = [f"{s.id}:{d.id}" for s in self.result.steps for d in s.diagnosis]
-        return out + [f"{s.id}:carried_forward" for s in self.result.steps if s.carried_forward]
+        return [] if self.marked is None else self.marked.diagnoses
 
 
 @dataclass
@@ -108,11 +110,17 @@ class ClassGrades:
         return 1 if trouble or any(r.error for r in self.rows) else 0
 
 
-def _key(directory: Path, entry: Entry) -> Derivation:
-    problem = directory / "teacher" / entry.folder / "problem.toml"
-    if not problem.is_file():
-        raise SymattnError(f"{problem}: missing (the class set is incomplete)")
-    return derivation(load(problem))
+def _key_of(directory: Path, entry: Entry) -> Callable[[], Derivation]:
+    """The student's key, made when their file is marked (a missing problem is their
+    row's error)."""
+
+    def key() -> Derivation:
+        problem = directory / "teacher" / entry.folder / "problem.toml"
+        if not problem.is_file():
+            raise SymattnError(f"{problem}: missing (the class set is incomplete)")
+        return derivation(load(problem))
+
+    return key
 
 
 def grade_class(
@@ -131,27 +139,21 @@ def grade_class(
     directory = Path(directory)
     manifest = read_manifest(directory)
     matched = match_submissions(Path(submissions), manifest.students)
-    rows: list[Graded] = []
-    total = len(manifest.students)
-    for number, entry in enumerate(manifest.students, start=1):
-        row = Graded(entry, matched.files.get(entry.folder))
-        if entry.folder in matched.conflicts:
-            names = ", ".join(str(p) for p in matched.conflicts[entry.folder])
+    rows = [Graded(entry, matched.files.get(entry.folder)) for entry in manifest.students]
+    for row in rows:
+        if row.entry.folder in matched.conflicts:
+            names = ", ".join(str(p) for p in matched.conflicts[row.entry.folder])
             row.error = f"more than one submission ({names}); none was marked"
-        elif row.file is not None:
-            try:
-                with time_budget(time_limit, str(row.file)):
-                    row.result = check(_key(directory, entry), row.file, tolerance=tolerance)
-                row.marks = step_marks(
-                    row.result, entry, manifest.ecf_credit, manifest.coarse_credit
-                )
-            except SymattnError as exc:
-                row.error = str(exc)
-            except (ArithmeticError, ValueError, RecursionError, MemoryError) as exc:
-                row.error = f"{row.file}: cannot be marked ({type(exc).__name__})"
+    handed_in = [r for r in rows if r.file is not None and r.error is None]
+    pairs = [(_key_of(directory, r.entry), r.file) for r in handed_in if r.file is not None]
+    marked = grade_pairs(pairs, Policy(tolerance, None, time_limit), progress)
+    for row, one in zip(handed_in, marked):
+        row.marked, row.error = one, one.error
+        if one.result is not None:
+            row.marks = step_marks(
+                one.result, row.entry, manifest.ecf_credit, manifest.coarse_credit
+            )
+    for row in rows:
         if not row.marks:
             row.marks = [StepMark(s, p, Fraction(0)) for s, p in row.entry.points.items()]
-        rows.append(row)
-        if progress is not None:
-            progress(number, total)
     return ClassGrades(directory, manifest, rows, matched)

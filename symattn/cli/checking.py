@@ -74,22 +74,18 @@ def run_check(args: argparse.Namespace) -> int:
     problem = args.problem
     if not Path(problem).exists() and problem in example_names():
         problem = str(example_path(problem))
-    batch = (
-        args.report is not None
-        or len(args.answers) > 1
-        or any(
-            Path(a).is_dir() or (any(ch in a for ch in "*?[") and not Path(a).is_file())
-            for a in args.answers
-        )
-    )
+    files = answer_files(args.answers)  # folders and globs listed; nothing is read yet
+    # a class: a report, a folder, or more than one file (several arguments, or a glob
+    # that matches several); one file alone is checked with its feedback
+    batch = args.report is not None or len(files) > 1 or any(Path(a).is_dir() for a in args.answers)
     show_key = not args.no_key
     limit = args.time_limit
     inputs = [PathUse("problem", problem), *_answer_paths(args.answers)]
     if not batch:
         check_paths(inputs, [PathUse("-o", args.output) if args.output else None])
-        with time_budget(limit, args.answers[0]):
-            key = key_for(problem, args.answers[0])
-            result = check(key, args.answers[0], tolerance=args.tolerance, places=args.places)
+        with time_budget(limit, files[0]):
+            key = key_for(problem, files[0])
+            result = check(key, files[0], tolerance=args.tolerance, places=args.places)
         if args.format == "json":
             text = dumps(result.to_json(args.lang, show_key=show_key)) + "\n"
         elif args.format == "latex":
@@ -108,7 +104,6 @@ def run_check(args: argparse.Namespace) -> int:
         key = key_for(problem)
     if args.tolerance is not None:
         check(key, {}, tolerance=args.tolerance, places=args.places)  # bad options: usage errors
-    files = answer_files(args.answers)
     sheets = args.format in ("latex", "html", "docx")
     if sheets and not args.output:
         raise SymattnError(
