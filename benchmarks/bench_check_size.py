@@ -12,7 +12,10 @@ Q, K, V and the scores, decimals to 4 places for the rest, as a student writes t
   diagnosis all run;
 * ``no_scaling`` — the mistake model of that name (the scores not divided by √d_k): its
   scaled scores, weights and output;
-* ``right`` — every step right.
+* ``right`` — every step right;
+* ``full`` — Q, K, V, the scores, the weights and the output to 3 places, one weight off by
+  0.2 and the output computed from the student's weights (issue 24's case: every mistake
+  model, and every pair, is tried on the weights before the slip is named).
 
 Each is ``python -m symattn check P.json A.json --format json -o OUT`` as a whole process
 (interpreter start-up included; byte-code cached in the temporary directory even under
@@ -53,12 +56,13 @@ from symattn.problem import Problem
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-#: seconds for the slipped answer, by n (issue 15)
+#: seconds for the slipped answer, by n (issue 15), and for the full file (issue 24)
 TARGETS = {32: 3.0, 64: 15.0}
+FULL_TARGETS = {32: 1.0, 64: 5.0}
 TIMEOUT_SECONDS = 900.0
 STEPS = ("Q", "K", "V", "scores", "scaled_scores", "weights", "output")
 EXACT_STEPS = frozenset(("Q", "K", "V", "scores"))
-KINDS = ("slip", "no_scaling", "right")
+KINDS = ("slip", "no_scaling", "right", "full")
 #: the cell of the scores the slip is in (0-based) and how far it is off
 SLIP_CELL = (1, 2)
 
@@ -102,7 +106,15 @@ def answer_sets(problem: Problem) -> dict[str, Answers]:
     slip = slipped | {s: answers_of(carried)[s] for s in STEPS[4:]}
     _, mistake_plan, _ = runs(by_id("no_scaling"), problem, plan)[0]
     no_scaling = right | {s: answers_of(evaluate(problem, mistake_plan))[s] for s in STEPS[4:]}
-    return {"slip": slip, "no_scaling": no_scaling, "right": right}
+    weights = [list(row) for row in key["weights"]]
+    weights[i][j] += Decimal("0.2")
+    own = evaluate(problem, plan, {"weights": weights})
+    three = {s: [[round_half_away(v, 3) for v in row] for row in key[s]] for s in STEPS}
+    full = {s: three[s] for s in ("Q", "K", "V", "scores")} | {
+        "weights": [[round_half_away(v, 3) for v in row] for row in weights],
+        "output": [[round_half_away(v, 3) for v in row] for row in own["output"]],
+    }
+    return {"slip": slip, "no_scaling": no_scaling, "right": right, "full": full}
 
 
 def expected(kind: str, report: dict[str, object]) -> str | None:
@@ -113,6 +125,8 @@ def expected(kind: str, report: dict[str, object]) -> str | None:
         return None if report["verdict"] == "correct" else f"verdict {report['verdict']}"
     if kind == "slip":
         return None if "arithmetic_slip" in found["scores"] else f"scores diagnosed {found}"
+    if kind == "full":
+        return None if found["weights"] == ["arithmetic_slip"] else f"weights diagnosed {found}"
     if any("no_scaling" in ids for ids in found.values()):
         return None
     return f"no_scaling not diagnosed: {found}"
@@ -179,7 +193,7 @@ def bench_size(
                 best = Run(run.seconds, max(run.peak_mb, best.peak_mb if best else 0.0))
         assert best is not None
         wrong = expected(kind, json.loads(out.read_text(encoding="utf-8")))
-        target = TARGETS.get(size) if kind == "slip" else None
+        target = {"slip": TARGETS, "full": FULL_TARGETS}.get(kind, {}).get(size)
         fast = target is None or best.seconds < target
         goal = f"(target < {target:g} s)" if target is not None else "(no target)"
         note = "verdict as expected" if wrong is None else f"WRONG: {wrong}"

@@ -17,10 +17,11 @@ from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
 from ..numbers import round_half_away
 from ..plan import Plan
+from ..problem import Problem
 from ..render.walker import title_of
 from ..words import Words, words
 from .answers import Answers
-from .compare import Overrides, close, evaluation
+from .compare import Overrides, close, evaluation, key_values
 from .mistakes import MISTAKES, Mistake, Run, message, pairs, runs
 from .naming import Naming
 from .results import Diagnosis
@@ -29,6 +30,9 @@ from .slack import radii
 __all__ = ["Diagnoser"]
 
 ZERO = Decimal(0)
+#: Evaluate a mistake only up to the step it is checked on, the steps it leaves unchanged
+#: taken from the key (False: every step evaluated, as the property test compares).
+REUSE = True
 
 
 class Diagnoser:
@@ -69,14 +73,44 @@ class Diagnoser:
             for j, g in enumerate(row)
         )
 
+    def _values(
+        self, problem: Problem, plan: Plan, step_id: str, extra: Overrides
+    ) -> tuple[Plan, dict[str, DecimalMatrix] | None]:
+        """The plan of the steps up to ``step_id`` and their values under ``plan`` from the student's ``extra``: only
+        the steps ``step_id`` is made from are evaluated, and those that the mistake leaves
+        as they are (the same spec, made from unchanged steps, nothing of the student's
+        among them) are the key's values, not evaluated again."""
+        if not REUSE:
+            return plan, evaluation(problem, plan, extra)
+        needed = {step_id}
+        for spec in reversed(plan.specs):
+            if spec.id in needed:
+                needed.update(spec.operands)
+        upto = Plan(plan.inputs, tuple(s for s in plan.specs if s.id in needed))
+        given = dict(extra)
+        if problem is self.problem or problem == self.problem:
+            base = {s.id: s for s in self.plan.specs}
+            same: set[str] = set()
+            for spec in upto.specs:
+                steps = [o for o in spec.operands if o in base]
+                if (
+                    base.get(spec.id) == spec
+                    and spec.id not in extra
+                    and all(o in same for o in steps)
+                ):
+                    same.add(spec.id)
+                    if spec.id != step_id and self.key.has(spec.id):
+                        given.setdefault(spec.id, key_values(self.key, spec.id))
+        return upto, evaluation(problem, upto, given)
+
     def _explains(self, step_id: str, run: Run, overrides: Overrides, rounding: Overrides) -> bool:
         problem, plan, _ = run
         for extra in [overrides, {}] if overrides else [{}]:
-            values = evaluation(problem, plan, extra)
+            upto, values = self._values(problem, plan, step_id, extra)
             right = evaluation(self.problem, self.plan, extra)
             if values is None or right is None or step_id not in values:
                 continue
-            slack = radii(problem, plan, values, {s: rounding[s] for s in extra}, step_id)
+            slack = radii(problem, upto, values, {s: rounding[s] for s in extra}, step_id)
             if self._fits(step_id, values[step_id], slack) and not self._fits(
                 step_id, right[step_id], slack
             ):
