@@ -18,6 +18,8 @@ from .check.grade import grade
 from .classroom import ClassGrades, Student, folder_name, grade_class
 from .compute import derivation
 from .derivation import Derivation
+from .errors import SymattnError
+from .examples import example_names, example_path
 from .exercises import Exercise, ExerciseOptions, generate
 from .load import load
 from .problem import Problem
@@ -35,12 +37,21 @@ def derive(
 ) -> Derivation:
     """Derive every step of an attention problem exactly, then cross-check with NumPy.
 
-    ``problem`` is a path to a TOML/JSON problem file, a dict of the same keys, or a
-    :class:`Problem` from :func:`load`.  ``digits`` is how many decimal places the
-    derivation will show (the values are computed with 50 more).  ``max_size`` lifts
-    the size limit of exact derivations.  ``backward`` appends the gradients (the
-    problem gives ``dO`` or ``target``).
+    ``problem`` is a path to a TOML/JSON problem file, the name of a bundled example
+    (``"seed"``; a file of that name wins), a dict of the same keys (a matrix may be a
+    NumPy array), or a :class:`Problem` from :func:`load`.  ``digits`` is how many
+    decimal places the derivation will show (the values are computed with 50 more).
+    ``max_size`` lifts the size limit of exact derivations.  ``backward`` appends the
+    gradients (the problem gives ``dO`` or ``target``).
     """
+    if isinstance(problem, str) and not os.path.exists(problem):
+        if problem in example_names():
+            problem = example_path(problem)
+        elif problem.isidentifier():  # a name, not a path: say what the examples are
+            raise SymattnError(
+                f"{problem}: no such file, and no bundled example of that name; examples: "
+                f"{', '.join(example_names())}"
+            )
     if not isinstance(problem, Problem):
         problem = load(problem, max_size=max_size)
     return derivation(problem, digits=digits, crosscheck=crosscheck, backward=backward)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -11,7 +12,7 @@ from .errors import SymattnError
 from .problem import Matrix, Problem
 from .steps import Step, StepSpec
 
-__all__ = ["TOLERANCE", "Crosscheck", "Derivation", "set_presenter"]
+__all__ = ["TOLERANCE", "Crosscheck", "Derivation", "named", "set_presenter", "sizes"]
 
 #: Largest relative error for the cross-check to pass.
 TOLERANCE = 1e-12
@@ -48,11 +49,34 @@ class Crosscheck:
 #: :mod:`symattn.render` when it is imported, so that this data layer never imports
 #: the renderers above it.
 _PRESENTER: list[Callable[..., Any]] = []
+_FRAGMENT: list[Callable[[Derivation], str]] = []
+
+#: Most step ids a repr names; the rest are elided in the middle.
+_REPR_STEPS = 6
 
 
-def set_presenter(render: Callable[..., Any]) -> None:
-    """Install the renderer behind :meth:`Derivation.render` and the Jupyter reprs."""
+def set_presenter(
+    render: Callable[..., Any], fragment: Callable[[Derivation], str] | None = None
+) -> None:
+    """Install the renderer behind :meth:`Derivation.render` and the Jupyter reprs, and
+    the HTML fragment behind ``_repr_html_``."""
     _PRESENTER[:] = [render]
+    _FRAGMENT[:] = [fragment] if fragment is not None else []
+
+
+def sizes(problem: Problem) -> str:
+    """The sizes of a problem in a few words: ``n=2, d_model=4, d_k=2, d_v=2``."""
+    shapes = problem.shapes
+    parts = [f"n={shapes.n}"] + ([f"m={shapes.m}"] if shapes.m != shapes.n else [])
+    parts += [f"d_model={shapes.d_model}"] if shapes.d_model is not None else []
+    parts += [f"d_k={shapes.d_k}", f"d_v={shapes.d_v}"]
+    return ", ".join(parts + ([f"heads={shapes.heads}"] if shapes.heads > 1 else []))
+
+
+def named(problem: Problem) -> str:
+    """The problem's title and file name, for a repr: ``'Title' (seed.toml)``."""
+    title = f"{problem.title!r} " if problem.title else ""
+    return f"{title}({os.path.basename(problem.source) or problem.source})"
 
 
 @dataclass(frozen=True)
@@ -122,6 +146,24 @@ class Derivation:
         """This derivation in one format (``bytes`` for docx and xlsx, else ``str``); see
         :func:`symattn.render.render`."""
         return _PRESENTER[0](self, fmt, **options)
+
+    def __repr__(self) -> str:
+        """One line: the problem, its sizes, the steps (elided), the cross-check."""
+        ids = self.step_ids
+        if len(ids) > _REPR_STEPS:
+            ids = (*ids[: _REPR_STEPS - 2], "…", *ids[-2:])
+        check = ""
+        if self.crosscheck is not None:
+            check = f"; cross-check {'passed' if self.crosscheck.passed else 'failed'}"
+        return (
+            f"<Derivation of {named(self.problem)}: {sizes(self.problem)}; "
+            f"{len(self.steps)} steps: {', '.join(ids)}{check}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows a derivation as HTML (MathML): the page's own body, without its
+        style sheet, under a ``<div class="symattn">``."""
+        return _FRAGMENT[0](self)
 
     def _repr_markdown_(self) -> str:
         """Jupyter shows a derivation as Markdown with math."""

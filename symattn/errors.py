@@ -75,8 +75,11 @@ def shorten(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     return f"{text[:head]} … [{left} characters left out] … {text[len(text) - tail :]}"
 
 
-class SymattnError(Exception):
+class SymattnError(ValueError):
     """Bad input or usage: the message is one line that names the place and the rule.
+
+    A :class:`ValueError` too, so that ``except ValueError`` in a caller's code catches
+    it; symattn's own ``except ValueError`` clauses let it through first.
 
     ``option`` names the parameter a message is about, and ``lift`` a limit's option
     and the value that would lift it, so that each front end can say so in its own

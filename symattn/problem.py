@@ -14,7 +14,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LAID_OUT", "Lookup", "Mask", "Matrix", "Problem", "Shapes", "TopicConfig"]
+from .errors import SymattnError
+
+__all__ = [
+    "LAID_OUT",
+    "Lookup",
+    "Mask",
+    "Matrix",
+    "Problem",
+    "Ref",
+    "Shapes",
+    "Source",
+    "TopicConfig",
+]
 
 #: The core's given matrices that the column layout writes transposed (each token a
 #: column); a topic names its own in ``Topic.laid_out``.
@@ -178,3 +190,30 @@ class Problem:
 
 _MATRICES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target")
 _HASHED = tuple(name for name in Problem.__dataclass_fields__ if name not in ("_hash", "source"))
+
+
+@dataclass(frozen=True)
+class Source:
+    """A matrix the problem gives: a field of :class:`~symattn.problem.Problem`, or the
+    block of its columns ``start … stop − 1`` that one head takes."""
+
+    field: str
+    columns: tuple[int, int] | None = None
+
+    def take(self, problem: Problem) -> Matrix:
+        matrix = problem.given(self.field)
+        if matrix is None:
+            raise SymattnError(f"{problem.source}: {self.field} is not given")
+        if self.columns is not None:
+            start, stop = self.columns
+            matrix = tuple(tuple(row[start:stop]) for row in matrix)
+        return matrix
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One entry of a named matrix; ``row`` and ``col`` are 0-based."""
+
+    matrix: str
+    row: int
+    col: int

@@ -15,6 +15,7 @@ one problem.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -41,7 +42,7 @@ from .numbers import (
     to_sympy,
 )
 from .printing import StrPrinter
-from .problem import Matrix, Problem
+from .problem import Matrix, Ref, Source
 
 __all__ = ["Kind", "Plan", "Ref", "Source", "Step", "StepSpec", "Values"]
 
@@ -120,24 +121,6 @@ for _name, _value in {
     type.__setattr__(Kind, _name, Kind(_value))
 
 
-@dataclass(frozen=True)
-class Source:
-    """A matrix the problem gives: a field of :class:`~symattn.problem.Problem`, or the
-    block of its columns ``start … stop − 1`` that one head takes."""
-
-    field: str
-    columns: tuple[int, int] | None = None
-
-    def take(self, problem: Problem) -> Matrix:
-        matrix = problem.given(self.field)
-        if matrix is None:
-            raise SymattnError(f"{problem.source}: {self.field} is not given")
-        if self.columns is not None:
-            start, stop = self.columns
-            matrix = tuple(tuple(row[start:stop]) for row in matrix)
-        return matrix
-
-
 @dataclass(frozen=True, kw_only=True)
 class StepSpec:
     """One step of the plan: what it is, what it is made from, how it is written."""
@@ -178,15 +161,6 @@ class StepSpec:
 
     def changed(self, **changes: Any) -> StepSpec:
         return replace(self, **changes)
-
-
-@dataclass(frozen=True)
-class Ref:
-    """One entry of a named matrix; ``row`` and ``col`` are 0-based."""
-
-    matrix: str
-    row: int
-    col: int
 
 
 @dataclass(frozen=True)
@@ -280,10 +254,25 @@ class Step:
     def shape(self) -> tuple[int, int]:
         return len(self.exact), len(self.exact[0])
 
+    def __repr__(self) -> str:
+        rows, cols = self.shape
+        source = f" of {os.path.basename(self.source) or self.source}" if self.source else ""
+        return f"<Step {self.id} ({self.kind.value}, {rows} × {cols}){source}: {self.formula}>"
+
     # -- entries ----------------------------------------------------------------------
     def exact_str(self, i: int, j: int) -> str:
         """SymPy ``str`` form of entry (i, j), 0-based."""
         return self._printer(self.exact[i][j])
+
+    def entry(self, i: int, j: int) -> str:
+        """SymPy ``str`` form of entry (i, j), 1-based as in every file: row i, column j."""
+        rows, cols = self.shape
+        if type(i) is not int or type(j) is not int or not (1 <= i <= rows and 1 <= j <= cols):
+            raise SymattnError(
+                f"step {self.id}: no entry ({i}, {j}); its entries are 1-based: row 1 … {rows}, "
+                f"column 1 … {cols}"
+            )
+        return self.exact_str(i - 1, j - 1)
 
     @cached_property
     def _printer(self) -> StrPrinter:

@@ -23,8 +23,11 @@ PROBLEM = {
 def test_all_is_pinned() -> None:
     assert sorted(symattn.__all__) == sorted(
         [
+            "CheckResult",
             "Derivation",
+            "Exercise",
             "Problem",
+            "RenderOptions",
             "Step",
             "SymattnError",
             "__version__",

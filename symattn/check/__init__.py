@@ -4,6 +4,7 @@ whole class (:mod:`.grade`)."""
 
 from __future__ import annotations
 
+from . import feedback_html  # noqa: F401  (installs CheckResult's rich display)
 from .answers import Answers, answer_steps, load_answers
 from .mistakes import MISTAKES, Mistake
 from .results import CheckResult, Diagnosis, EntryResult, StepResult

@@ -126,6 +126,8 @@ def _grid(raw: object, rows: int, cols: int) -> Grid | str:
     if isinstance(raw, str) and (looks_like_matrix(raw) or rows * cols > 1):
         try:
             raw = split_matrix(raw)
+        except SymattnError:  # a time limit
+            raise
         except ValueError as exc:
             return str(exc)
     if rows == cols == 1 and not isinstance(raw, list):
@@ -148,6 +150,8 @@ def _row(raw: object, cols: int) -> tuple[Given | None, ...] | str:
     if isinstance(raw, str):
         try:
             split = split_matrix(raw)
+        except SymattnError:  # a time limit
+            raise
         except ValueError as exc:
             return str(exc)
         raw = split[0] if len(split) == 1 else split

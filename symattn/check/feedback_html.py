@@ -19,16 +19,16 @@ from ..formula import Line, Name, Sub, Sym
 from ..printing import Notation
 from ..render.blocks import Display
 from ..render.html import display_html, inline_html, message_html
-from ..render.html_page import esc, page
+from ..render.html_page import esc, fragment, page
 from ..render.kinds import step_blocks
 from ..render.tex import TexPrinter
 from ..render.walker import title_of
 from ..words import Words, words
 from .feedback import entry_messages, score_line
 from .naming import entry_name
-from .results import CheckResult, Diagnosis, StepResult
+from .results import CheckResult, Diagnosis, StepResult, set_presenter
 
-__all__ = ["render_feedback_html"]
+__all__ = ["feedback_fragment", "render_feedback_html"]
 
 #: The mark of an entry by its status.
 MARKS = {"ok": "✓", "wrong": "✗", "too_coarse": "✗", "invalid": "?", "carried": "↪"}
@@ -148,6 +148,27 @@ def render_feedback_html(
 ) -> str:
     """The feedback page of one checked answers file, in ``lang``."""
     w = words(lang)
+    body = _body(result, w, notation, digits, show_key, score)
+    return page(w("feedback.sheet"), body, lang)
+
+
+def feedback_fragment(result: CheckResult, lang: str = "en", show_key: bool = True) -> str:
+    """The feedback as a fragment of HTML (no page style sheet): what a notebook shows."""
+    w = words(lang)
+    return fragment(w("feedback.sheet"), _body(result, w, "matrix", 4, show_key, None), lang)
+
+
+set_presenter(feedback_fragment)
+
+
+def _body(
+    result: CheckResult,
+    w: Words,
+    notation: str,
+    digits: int,
+    show_key: bool,
+    score: tuple[str, str] | None,
+) -> str:
     printer = TexPrinter(Notation.build(notation, result.derivation.problem.renames), digits)
     if result.first_error is None:
         verdict = w("feedback.verdict_correct")
@@ -163,4 +184,4 @@ def render_feedback_html(
         *(_step(result, step, w, printer, show_key) for step in result.steps),
         "</main>",
     ]
-    return page(w("feedback.sheet"), "\n".join(body), lang)
+    return "\n".join(body)

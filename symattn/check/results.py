@@ -6,12 +6,24 @@ statuses, so they can never disagree with them.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..derivation import Derivation
+from ..derivation import Derivation, named
 
-__all__ = ["STATUSES", "CheckResult", "Diagnosis", "EntryResult", "StepResult"]
+__all__ = ["STATUSES", "CheckResult", "Diagnosis", "EntryResult", "StepResult", "set_presenter"]
+
+#: How a result shows itself in a notebook: installed by :mod:`.feedback_html`, the
+#: feedback page's own fragment, so that this module never imports its renderer.
+_PRESENTER: list[Callable[[CheckResult], str]] = []
+
+
+def set_presenter(fragment: Callable[[CheckResult], str]) -> None:
+    """Install the HTML fragment behind :meth:`CheckResult._repr_html_`."""
+    _PRESENTER[:] = [fragment]
+
 
 #: What an answered entry can be.
 STATUSES = ("ok", "wrong", "too_coarse", "invalid", "carried")
@@ -84,6 +96,19 @@ class CheckResult:
     steps: list[StepResult]
     derivation: Derivation
     places: int | None = None  # decimal places the answers had to have
+
+    def __repr__(self) -> str:
+        """One line: the answers, the problem, the verdict and the count of entries."""
+        first = f", first error {self.first_error}" if self.first_error else ""
+        return (
+            f"<CheckResult of {os.path.basename(self.source) or self.source} against "
+            f"{named(self.derivation.problem)}: {self.verdict}{first}; {self.right} of "
+            f"{self.answered} entries right in {len(self.steps)} steps>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows the feedback: the HTML feedback page's own fragment."""
+        return _PRESENTER[0](self)
 
     @property
     def verdict(self) -> str:

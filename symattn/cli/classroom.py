@@ -21,7 +21,10 @@ from ..classroom import (
     points,
     quiz_items,
     read_roster,
+    render_summary_html,
     self_check_page,
+    summarize,
+    summary_csv,
     write_class,
     write_feedback,
 )
@@ -135,6 +138,12 @@ def add_grade(commands: Any) -> None:
         default="tex",
         help="feedback sheets as LaTeX (and PDF when latexmk is installed) or HTML",
     )
+    grade.add_argument(
+        "--summary",
+        metavar="FILE",
+        help="write the class at a glance: per step who is right, carried forward, wrong or "
+        "missing, the mistakes and who made them, the scores (FILE.html: a page; FILE.csv)",
+    )
     grade.add_argument("--format", choices=("text", "json"), default="text")
     grade.add_argument("--lang", choices=LANGUAGES, default="en")
     grade.add_argument("--no-key", action="store_true", help="feedback without the expected values")
@@ -195,7 +204,19 @@ def run_exercises(args: argparse.Namespace) -> int:
     return 0
 
 
+def _summary_kind(path: str) -> str:
+    """``html`` or ``csv``, by the suffix of ``--summary``'s file."""
+    kind = Path(path).suffix.lower().lstrip(".")
+    if kind not in ("html", "csv"):
+        raise SymattnError(
+            f"--summary {path}: expected a file name ending in .html or .csv "
+            f"(the suffix chooses the page or the table)"
+        )
+    return kind
+
+
 def run_grade(args: argparse.Namespace) -> int:
+    summary_kind = _summary_kind(args.summary) if args.summary else None
     check_paths(
         [
             PathUse("class set", args.directory, folder=True),
@@ -206,6 +227,7 @@ def run_grade(args: argparse.Namespace) -> int:
             PathUse("--moodle-grades", args.moodle_grades) if args.moodle_grades else None,
             PathUse("--feedback", args.feedback, folder=True) if args.feedback else None,
             PathUse("-o", args.output) if args.output else None,
+            PathUse("--summary", args.summary) if args.summary else None,
         ],
     )
     grades = grade_class(
@@ -220,6 +242,10 @@ def run_grade(args: argparse.Namespace) -> int:
         write_output(grades_csv(grades), args.report)
     if args.moodle_grades:
         write_output(moodle_grades_csv(grades, args.lang), args.moodle_grades)
+    if args.summary:
+        summary = summarize(grades, args.lang)
+        page = render_summary_html(summary, args.lang) if summary_kind == "html" else None
+        write_output(page if page is not None else summary_csv(summary), args.summary)
     problems: list[str] = []
     if args.feedback:
         sheets = [

@@ -166,6 +166,8 @@ def parse_json(text: str, source: str) -> dict[str, Any]:
         raise SymattnError(
             f"{source}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
+    except SymattnError:  # a key given twice: its own message
+        raise
     except (ValueError, RecursionError) as exc:
         raise SymattnError(f"{source}: malformed JSON: {exc}") from None
     if not isinstance(data, dict):

@@ -186,12 +186,24 @@ def load(
 ) -> Problem:
     """Read and validate a problem from a file path or a dict (docs/problem-format.md)."""
     if isinstance(problem, Mapping):
-        data: Mapping[str, Any] = problem
+        data: Mapping[str, Any] = plain(problem)
         name = source or "<problem>"
     else:
         name = source or str(problem)
         data = read_file(problem)
     return _build(data, name, max_size)
+
+
+def plain(value: Any) -> Any:
+    """A dict with every NumPy array and scalar in it as the lists and numbers it holds
+    (``tolist``; NumPy itself is never imported), so that a matrix may be an array."""
+    if hasattr(value, "tolist") and hasattr(value, "dtype"):
+        return value.tolist()
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
 
 
 def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Problem:

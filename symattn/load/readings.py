@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..errors import SymattnError
 from ..numbers import decimal_context
 from .grammar import (
     ANSWER,
@@ -202,7 +203,7 @@ def read_answer(text: str) -> Reading:
         try:
             found = _interval(tree)
         except (ArithmeticError, ValueError) as exc:
-            if isinstance(exc, ValueSyntaxError):
+            if isinstance(exc, (ValueSyntaxError, SymattnError)):  # a time limit, say
                 raise
             raise ValueSyntaxError("the value is out of range") from None
         value, radius = +found.mid, +found.rad

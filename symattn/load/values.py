@@ -29,6 +29,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from ..errors import SymattnError
 from ..numbers import Surd, to_sympy
 from .grammar import (
     MAX_DECIMAL_EXPONENT,
@@ -230,6 +231,8 @@ def monomial(node: Node) -> Monomial:
             raise ValueSyntaxError("sqrt of a negative number")
         try:
             return Monomial(Surd.sqrt(inner.coef.as_fraction()))
+        except SymattnError:  # a time limit
+            raise
         except ValueError as exc:
             raise ValueSyntaxError(str(exc)) from None
     if isinstance(node, Exp | Euler):

@@ -21,6 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from ..errors import SymattnError
 from .balls import MAX_BITS, DigitsUnavailable
 from .context import near_tie, round_half_away
 from .sympy_eval import SympyEvaluator
@@ -58,6 +59,8 @@ def exact_rational(expr: Any) -> Fraction | None:
     for rewrite in rewritings:
         try:
             found = rewrite(expr)
+        except SymattnError:  # a time limit: not a rewriting that failed
+            raise
         except (ValueError, TypeError, NotImplementedError, ArithmeticError):
             continue
         if found is not None and getattr(found, "is_Rational", False):

@@ -21,7 +21,7 @@ from ..errors import SymattnError
 from ..printing import Notation
 from ..words import Words, words
 from .docx import docx_from
-from .html import render_html
+from .html import html_fragment, render_html
 from .json_out import json_chunks, json_text
 from .kinds import build_blocks
 from .latex import render_latex
@@ -159,4 +159,4 @@ def render_chunks(derivation: Derivation, fmt: str = "text", **options: Any) -> 
     yield from json_chunks(derivation, checked.words, digits)
 
 
-set_presenter(render)
+set_presenter(render, html_fragment)

@@ -21,9 +21,9 @@ from ..derivation import Derivation
 from ..formula import Join, Math
 from ..printing import Notation
 from ..version import __version__
-from ..words import Words
+from ..words import Words, words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
-from .html_page import esc, heatmap_html, page
+from .html_page import esc, fragment, heatmap_html, page
 from .kinds import build_blocks
 from .latex import latex_message
 from .mathml import display_element, math_element, serialize, split_alignment, text_unescape
@@ -32,6 +32,7 @@ from .tex import TexPrinter
 __all__ = [
     "display_html",
     "html_blocks",
+    "html_fragment",
     "inline_html",
     "message_html",
     "render_html",
@@ -149,3 +150,12 @@ def render_html(
     )
     footer = esc(words("html.footer", version=__version__))
     return page(title, body, words.lang, footer=footer)
+
+
+def html_fragment(derivation: Derivation, lang: str = "en", notation: str = "matrix") -> str:
+    """The derivation as a fragment of HTML (MathML; no contents list, no page style
+    sheet): what a notebook shows for it."""
+    w = words(lang)
+    blocks = build_blocks(derivation, w, None, 4, None)
+    printer = TexPrinter(Notation.build(notation, derivation.problem.renames), 4)
+    return fragment(derivation.problem.title or w("title"), html_blocks(blocks, printer), lang)

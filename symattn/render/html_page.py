@@ -18,7 +18,7 @@ from html import escape
 from ..version import __version__
 from .blocks import Heatmap
 
-__all__ = ["CSS", "esc", "heatmap_html", "page", "shade"]
+__all__ = ["CSS", "FRAGMENT_CSS", "esc", "fragment", "heatmap_html", "page", "shade"]
 
 #: The style sheet of every page: readable from a phone's 375 px up, and in print.
 CSS = """\
@@ -149,4 +149,24 @@ def page(title: str, body: str, lang: str, *, footer: str = "", head: str = "") 
         f'<meta name="generator" content="symattn {esc(__version__)}">\n'
         f"<title>{esc(title)}</title>\n<style>\n{CSS}</style>\n{head}</head>\n"
         f"<body>\n<h1>{esc(title)}</h1>\n{body}\n{foot}\n</body>\n</html>\n"
+    )
+
+
+#: The few rules a fragment brings (a notebook's output), all under ``.symattn``, so that
+#: the notebook's own styles are left alone: marks in colour, hidden labels hidden,
+#: wide formulas and tables scrolling in their box.
+FRAGMENT_CSS = (
+    ".symattn .ok{color:#1a7f37}.symattn .bad{color:#c0362c}.symattn .muted,.symattn .sub"
+    "{color:#57606a}.symattn .vh{position:absolute;width:1px;height:1px;overflow:hidden;"
+    "clip-path:inset(50%);white-space:nowrap}.symattn .display,.symattn .scroll"
+    "{overflow-x:auto}.symattn .diagnosis{border-left:3px solid #9a6700;padding:0 .8rem}"
+)
+
+
+def fragment(title: str, body: str, lang: str) -> str:
+    """``body`` under its title as a fragment of a page (no document, no page style
+    sheet): what a notebook shows."""
+    return (
+        f'<div class="symattn" lang="{esc(lang)}"><style>{FRAGMENT_CSS}</style>\n'
+        f"<p><strong>{esc(title)}</strong></p>\n{body}\n</div>"
     )

@@ -100,6 +100,8 @@ def layer_norm_row(
             raise SymattnError(_ZERO_VARIANCE)
         try:
             inverse = Surd.sqrt(1 / under)
+        except SymattnError:  # a time limit
+            raise
         except ValueError:  # a radicand too large to factor: SymPy takes the root
             inverse = None
         if inverse is not None:
@@ -136,6 +138,8 @@ def root(variance: Any, eps: Surd | None) -> Any:
     if isinstance(variance, Surd) and variance.is_rational:
         try:
             return Surd.sqrt(variance.as_fraction() + epsilon.as_fraction())
+        except SymattnError:  # a time limit
+            raise
         except ValueError:
             pass
     import sympy

@@ -1,0 +1,139 @@
+"""The API as a notebook user meets it: example names and NumPy arrays accepted, short
+reprs, rich HTML displays, 1-based entries with a clear error, the public types
+importable from ``symattn``, and SymattnError a ValueError."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import symattn
+from symattn.budget import TimeLimitExceeded
+from symattn.check.results import CheckResult
+from symattn.exercises import Exercise
+from symattn.numbers.ties import exact_rational
+from symattn.render import RenderOptions
+
+from .helpers import ROOT
+
+ANSWERS = ROOT / "docs" / "examples" / "answers-no-scaling.json"
+
+
+def test_the_public_types_are_the_real_ones() -> None:
+    assert symattn.CheckResult is CheckResult and symattn.Exercise is Exercise
+    assert symattn.RenderOptions is RenderOptions
+    assert issubclass(symattn.SymattnError, ValueError)
+
+
+def test_derive_takes_an_example_name(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    d = symattn.derive("seed")
+    assert d.problem.title == "我 爱: self-attention by hand"
+    with pytest.raises(symattn.SymattnError, match=r"no bundled example .*examples: seed, "):
+        symattn.derive("seeds")
+    # a file of that name wins over the example
+    (tmp_path / "seed").write_text(json.dumps({"Q": [[1]], "K": [[1]], "V": [[7]]}))
+    assert symattn.derive("seed").step("output").entry(1, 1) == "7"
+
+
+def test_numpy_arrays_are_matrices() -> None:
+    given = {
+        "X": np.array([[1, 0, 1], [0, 2, 1]]),
+        "W_Q": np.eye(3, 2),  # floats: 1.0 and 0.0, read exactly
+        "W_K": [[np.int64(0), 1], [1, 0], [1, 1]],  # NumPy scalars in lists
+        "W_V": np.array([[0.5, 2], [0, 1], [2, 0]]),
+    }
+    d = symattn.derive(given)
+    plain = symattn.derive(
+        {
+            "X": [[1, 0, 1], [0, 2, 1]],
+            "W_Q": [[1, 0], [0, 1], [0, 0]],
+            "W_K": [[0, 1], [1, 0], [1, 1]],
+            "W_V": [["1/2", 2], [0, 1], [2, 0]],
+        }
+    )
+
+    def entries(x: symattn.Derivation) -> list[str]:
+        return [
+            s.entry(i + 1, j + 1) for s in x for i in range(s.shape[0]) for j in range(s.shape[1])
+        ]
+
+    assert entries(d) == entries(plain) and d.step_ids == plain.step_ids
+    with pytest.raises(symattn.SymattnError, match=r"W_Q row 1, column 1: .*not a finite"):
+        symattn.derive({**given, "W_Q": np.full((3, 2), np.nan)})
+
+
+def test_reprs_are_one_short_line() -> None:
+    block = symattn.derive("block")
+    text = repr(block)
+    assert len(text) < 300 and "\n" not in text, text
+    assert text.startswith("<Derivation of 'An encoder block by hand") and "(block.toml)" in text
+    assert "13 steps: X, Q, K, V, …, ffn_output, block_output; cross-check passed" in text
+    step = repr(block.step("weights"))
+    assert step == "<Step weights (softmax, 2 × 2) of block.toml: A = softmax(S') (row by row)>"
+    result = symattn.check(symattn.derive("seed"), ANSWERS)
+    assert repr(result) == (
+        "<CheckResult of answers-no-scaling.json against '我 爱: self-attention by hand' "
+        "(seed.toml): incorrect, first error weights; 4 of 8 entries right in 2 steps>"
+    )
+
+
+def test_rich_html_displays() -> None:
+    d = symattn.derive("seed")
+    html = d._repr_html_()
+    assert html.startswith('<div class="symattn" lang="en"><style>.symattn ')
+    assert "<math" in html and "<html" not in html and "<body" not in html
+    assert html.count('<section id="step-') == len(d.steps)  # a section per step
+    assert "softmax" in html.lower() and 'nav class="toc"' not in html
+    result = symattn.check(d, ANSWERS)
+    feedback = result._repr_html_()
+    assert feedback.startswith('<div class="symattn"') and "<html" not in feedback
+    assert 'data-diagnosis="no_scaling"' in feedback
+    assert feedback.count('data-status="wrong"') == sum(
+        e.status == "wrong" for s in result.steps for e in s.entries
+    )
+    # every style the fragment brings is scoped to it: a notebook's own styles stay
+    style = feedback.split("<style>")[1].split("</style>")[0]
+    rules = [r for r in style.split("}") if r]
+    assert rules and all(
+        all(sel.strip().startswith(".symattn ") for sel in r.split("{")[0].split(","))
+        for r in rules
+    )
+
+
+@pytest.mark.parametrize(
+    ("i", "j"), [(0, 1), (3, 1), (1, 3), (-1, 1), (True, 1), (1.0, 1)], ids=str
+)
+def test_entry_is_1_based_with_a_clear_error(i: object, j: object) -> None:
+    w = symattn.derive("seed").step("weights")
+    assert (
+        w.entry(1, 2) == w.exact_str(0, 1) == "exp(5*sqrt(2)/2)/(exp(sqrt(2)) + exp(5*sqrt(2)/2))"
+    )
+    with pytest.raises(symattn.SymattnError) as error:
+        w.entry(i, j)  # type: ignore[arg-type]
+    assert str(error.value) == (
+        f"step weights: no entry ({i}, {j}); its entries are 1-based: row 1 … 2, column 1 … 2"
+    )
+
+
+def test_symattn_errors_are_value_errors_and_keep_their_message() -> None:
+    with pytest.raises(ValueError, match=r"^<problem>: W_Q row 2, column 1: bad value '1/0'"):
+        symattn.derive({"X": [[1, 0]], "W_Q": [[1], ["1/0"]], "W_K": [[1], [0]], "W_V": [[1], [0]]})
+
+
+def test_a_time_limit_is_not_taken_for_a_failed_rewriting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Now that SymattnError is a ValueError, the ``except ValueError`` that skips a
+    rewriting SymPy cannot do must still let the time limit through."""
+    import sympy
+
+    def out_of_time(expr: object) -> object:
+        raise TimeLimitExceeded("deriving: over the time limit of 1 s")
+
+    monkeypatch.setattr(sympy, "expand", out_of_time)
+    with pytest.raises(TimeLimitExceeded):
+        exact_rational(sympy.sin(1) ** 2 + sympy.cos(1) ** 2)
