@@ -76,8 +76,9 @@ class Diagnoser:
     def _values(
         self, problem: Problem, plan: Plan, step_id: str, extra: Overrides
     ) -> tuple[Plan, dict[str, DecimalMatrix] | None]:
-        """The plan of the steps up to ``step_id`` and their values under ``plan`` from the student's ``extra``: only
-        the steps ``step_id`` is made from are evaluated, and those that the mistake leaves
+        """The plan of the steps up to ``step_id`` and their values from the student's
+        ``extra``: only the steps ``step_id`` is made from are evaluated, and those that the
+        mistake leaves
         as they are (the same spec, made from unchanged steps, nothing of the student's
         among them) are the key's values, not evaluated again."""
         if not REUSE:
