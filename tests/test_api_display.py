@@ -66,6 +66,13 @@ def test_numpy_arrays_are_matrices() -> None:
         symattn.derive({**given, "W_Q": np.full((3, 2), np.nan)})
 
 
+def test_numpy_answers_are_marked_not_dropped() -> None:
+    """An array of answers used to be read as nothing answered (0 of 0 entries)."""
+    key = symattn.derive("seed")
+    result = symattn.check(key, {"weights": np.array([["0.1070", "0.8930"], ["0.9717", "0"]])})
+    assert [e.status for e in result.steps[0].entries] == ["ok", "ok", "ok", "wrong"]
+
+
 def test_reprs_are_one_short_line() -> None:
     block = symattn.derive("block")
     text = repr(block)

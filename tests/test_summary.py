@@ -153,3 +153,25 @@ def test_a_summary_never_replaces_the_report(week: Path) -> None:
     status, _, err = _grade(week, "--report", str(report), "--summary", str(report))
     assert status == 2 and err.count("\n") == 1 and "--summary" in err, err
     assert report.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_a_step_only_some_sheets_ask_for_is_shared_among_them(week: Path, tmp_path: Path) -> None:
+    """The teacher took ``output`` off Zoë's sheet: the step's shares are of the four
+    students asked for it, and still add up to 100 %."""
+    shutil.copytree(week / "week5", tmp_path / "week5")
+    manifest = tmp_path / "week5" / "class.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    zoe = next(s for s in data["students"] if s["name"] == "Zoë Ōtsuka")
+    del zoe["points"]["output"]
+    manifest.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "summary.csv"
+    status, _, err = run_cli(
+        ["grade", str(tmp_path / "week5"), str(week / "subs"), "--summary", str(out)]
+    )
+    assert status == 1, err
+    lines = {(s["id"], s["group"]): s for s in _read(out) if s["section"] == "step"}
+    output = [lines["output", g] for g in GROUPS]
+    assert [int(s["students"]) for s in output] == [0, 1, 0, 3]  # 张伟 carried; 3 missing
+    assert [s["percent"] for s in output] == ["0.0", "25.0", "0.0", "75.0"]
+    assert "Zoë Ōtsuka" not in ";".join(s["names"] for s in output)
+    assert sum(int(lines["Q", g]["students"]) for g in GROUPS) == 5

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..derivation import Derivation
 from ..errors import SymattnError
-from ..load import read_file
+from ..load import plain, read_file
 from ..load.files import csv_rows, read_text
 from ..load.grammar import ValueSyntaxError
 from ..load.matrix_text import looks_like_matrix, split_matrix
@@ -194,7 +194,7 @@ def _csv(text: str, name: str) -> dict[str, Any]:
 
 def _data(answers: str | os.PathLike[str] | Mapping[str, Any], name: str) -> Mapping[str, Any]:
     if isinstance(answers, Mapping):
-        return answers
+        return plain(answers)  # NumPy arrays as the lists they hold
     if Path(answers).suffix.lower() == ".csv":
         return _csv(read_text(answers), name)
     return read_file(answers)

@@ -139,7 +139,7 @@ def summarize(grades: ClassGrades, lang: str = "en") -> ClassSummary:
     for row in marked:
         bins[min(int(row.percent // 10), len(BINS) - 1)].append(_name(row))
     return ClassSummary(
-        name=grades.directory.name,
+        name=grades.directory.resolve().name,
         students=len(rows),
         marked=len(marked),
         unmarked=sum(r.error is not None for r in rows),
@@ -170,16 +170,16 @@ def summary_csv(summary: ClassSummary) -> str:
 
     ``step`` lines give each step's four groups, ``mistake`` lines each mistake id (the
     group is the steps it showed in), ``first_error`` lines each step that was a first
-    error, ``score`` lines each bin; percentages are of the class, the bins' of the
-    marked students; names are joined by ``;``."""
+    error, ``score`` lines each bin; percentages are of the class (a step's, of the
+    students whose sheet asks for it; the bins', of the marked students); names are
+    joined by ``;``."""
     out = [["section", "id", "group", "students", "percent", "names"]]
     for step_id, _, groups in summary.steps:
+        asked = sum(len(who) for who in groups.values())
         for group in CATEGORIES:
             who = groups[group]
-            out.append(
-                ["step", step_id, group, str(len(who)), _percent(summary.share(len(who))),
-                 ";".join(who)]
-            )  # fmt: skip
+            share = _percent(summary.share(len(who), asked))
+            out.append(["step", step_id, group, str(len(who)), share, ";".join(who)])
     for m in summary.mistakes:
         share = _percent(summary.share(m.count))
         out.append(["mistake", m.id, ";".join(m.detail), str(m.count), share, ";".join(m.students)])

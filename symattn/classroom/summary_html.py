@@ -49,8 +49,8 @@ def _names(names: tuple[str, ...], w: Words) -> str:
     return esc(w("list.sep").join(names))
 
 
-def _share(summary: ClassSummary, count: int) -> str:
-    return f"{round(float(summary.share(count)))} %"
+def _share(summary: ClassSummary, count: int, of: int | None = None) -> str:
+    return f"{round(float(summary.share(count, of)))} %"
 
 
 def _key(w: Words) -> str:
@@ -71,16 +71,17 @@ def _steps(summary: ClassSummary, w: Words) -> str:
     rows = []
     for step_id, title, groups in summary.steps:
         counts = {g: len(groups[g]) for g in CATEGORIES}
+        asked = sum(counts.values())  # the students whose sheet asks for the step
         data = " ".join(f'data-{g}="{counts[g]}"' for g in CATEGORIES)
         bar = "".join(
-            f'<span class="g-{g}" style="width:{float(summary.share(counts[g])):.1f}%" '
+            f'<span class="g-{g}" style="width:{float(summary.share(counts[g], asked)):.1f}%" '
             f'title="{esc(w(f"summary.group.{g}"))}: {counts[g]}"></span>'
             for g in CATEGORIES
             if counts[g]
         )
         cells = "".join(
             f'<td class="n" title="{_names(groups[g], w)}">{counts[g]} '
-            f'<span class="muted">({_share(summary, counts[g])})</span></td>'
+            f'<span class="muted">({_share(summary, counts[g], asked)})</span></td>'
             for g in CATEGORIES
         )
         rows.append(

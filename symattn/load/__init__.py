@@ -1,7 +1,7 @@
 """Reading input safely: the value grammar, tokens, problem files."""
 
 from .files import read_file
-from .problem_file import DEFAULT_MAX_SIZE, DEFAULT_MAX_SYMBOLIC_SIZE, KNOWN_KEYS, load
+from .problem_file import DEFAULT_MAX_SIZE, DEFAULT_MAX_SYMBOLIC_SIZE, KNOWN_KEYS, load, plain
 from .tokens import Vocabulary, tokenize
 from .values import Monomial, ValueSyntaxError, parse_value
 
@@ -14,6 +14,7 @@ __all__ = [
     "Vocabulary",
     "load",
     "parse_value",
+    "plain",
     "read_file",
     "tokenize",
 ]

@@ -40,7 +40,7 @@ from .tokens import Vocabulary, tokenize
 from .topic_reading import read_layout, read_topics, scan_symbols, topic_keep_mask
 from .values import Monomial, ValueSyntaxError, parse_value, symbol_name_error
 
-__all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "KNOWN_KEYS", "load"]
+__all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "KNOWN_KEYS", "load", "plain"]
 
 
 #: Largest n, m, d_model, d_k or d_v derived exactly unless the caller lifts it.
@@ -194,15 +194,19 @@ def load(
     return _build(data, name, max_size)
 
 
-def plain(value: Any) -> Any:
-    """A dict with every NumPy array and scalar in it as the lists and numbers it holds
+def plain(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with every NumPy array and scalar in it as the lists and numbers it holds
     (``tolist``; NumPy itself is never imported), so that a matrix may be an array."""
+    return {k: _plain(v) for k, v in data.items()}
+
+
+def _plain(value: Any) -> Any:
     if hasattr(value, "tolist") and hasattr(value, "dtype"):
         return value.tolist()
     if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
+        return plain(value)
     if isinstance(value, list):
-        return [plain(v) for v in value]
+        return [_plain(v) for v in value]
     return value
 
 
