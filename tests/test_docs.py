@@ -53,7 +53,9 @@ def _render_block(body: str) -> str:
     for line in body.splitlines():
         if line.startswith("$ "):
             out.append(line)
-            out.append(_run(line[2:]).rstrip("\n"))
+            shown = _run(line[2:]).rstrip("\n")
+            if shown:  # a command that prints nothing is followed by the next one
+                out.append(shown)
     return "\n".join(out) + "\n"
 
 

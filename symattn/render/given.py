@@ -15,7 +15,9 @@ from .view import View
 __all__ = ["given_notes", "given_shown", "scale_note", "scale_sentence"]
 
 #: The core's given matrices shown in the Given section (a topic adds its own).
-SHOWN = ("W_Q", "W_K", "W_V", "memory")
+SHOWN = ("W_Q", "W_K", "W_V", "W_O", "memory")
+#: The parts of a mask that no topic describes, each with its sentence in the Given section.
+MASKS = ("causal", "explicit", "padding")
 
 
 def given_shown(p: Problem) -> tuple[str, ...]:
@@ -40,8 +42,16 @@ def scale_sentence(p: Problem, w: Words) -> Sentence:
 
 
 def given_notes(p: Problem, w: Words, view: View) -> list[Sentence]:
-    """The topics' sentences, and the layout's (after the scale's)."""
+    """The heads' and the mask's sentences, the topics', and the layout's (after the
+    scale's)."""
     out = []
+    if p.heads > 1:
+        key = "derive.given_heads_wo" if p.W_O is not None else "derive.given_heads"
+        key += ".column" if view.columns else ""
+        out.append(Sentence((w(key, h=p.heads, d_k=p.d_k, d_v=p.d_v),)))
+    for part in p.mask_label.split("+"):
+        if part in MASKS:
+            out.append(Sentence((w(f"derive.given_mask.{part}"),)))
     for topic, config in active(p):
         out += [
             Sentence(tuple(view.math(part) for part in parts))

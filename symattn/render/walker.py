@@ -272,6 +272,8 @@ class Walker:
     # -- the whole derivation -------------------------------------------------------------
     def run(self) -> list[Block]:
         d, w, p = self.d, self.words, self.d.problem
+        if p.description:  # what the problem is about, in its author's words
+            self.blocks.append(Sentence((p.description,)))
         self.blocks.append(Heading(None, w("given")))
         dims: list[Math] = [Relation(Sym("n"), "=", Lit(str(p.n)))]
         if p.memory is not None or p.d_model is None:
@@ -284,6 +286,8 @@ class Walker:
             Relation(Sym("d_k"), "=", Lit(str(p.d_k))),
             Relation(Sym("d_v"), "=", Lit(str(p.d_v))),
         ]
+        if p.heads > 1:
+            dims.append(Relation(Sym("h"), "=", Lit(str(p.heads))))
         self.say(Join(tuple(dims), "dims"))
         self.show(
             [
