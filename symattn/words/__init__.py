@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..errors import SymattnError
 from ..ids import split_id
-from . import en, office_en, office_zh, zh
+from . import en, notes_en, notes_zh, office_en, office_zh, zh
 
 __all__ = ["LANGUAGES", "Words", "words"]
 
@@ -62,8 +62,8 @@ class Words:
 
 
 _LANGUAGES = {
-    "en": Words("en", {**en.WORDS, **office_en.WORDS}),
-    "zh": Words("zh", {**zh.WORDS, **office_zh.WORDS}),
+    "en": Words("en", {**en.WORDS, **office_en.WORDS, **notes_en.WORDS}),
+    "zh": Words("zh", {**zh.WORDS, **office_zh.WORDS, **notes_zh.WORDS}),
 }
 
 

@@ -1,0 +1,8 @@
+"""English words of the cross-check verdicts, the grading notes and the answers file's
+entry errors (docs/derive.md, docs/classroom.md, docs/answers-format.md)."""
+
+from __future__ import annotations
+
+WORDS: dict[str, str] = {
+    "derive.within_float64": "passed within float64's error",
+}
