@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["TEXT_MATH", "is_cjk", "text_escape"]
+__all__ = ["TEXT_MATH", "is_cjk", "text_escape", "untransliterate"]
 
 _LATEX_SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -247,3 +247,50 @@ def _code(ch: str) -> str:
         high, low = 0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)
         return f"\\textbackslash{{}}u{high:04x}\\textbackslash{{}}u{low:04x}"
     return f"\\textbackslash{{}}u{code:04x}"
+
+
+_SUPERSCRIPTS = dict(zip("0123456789+−=()in", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿ"))
+_SUBSCRIPTS = dict(zip("0123456789+−=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎"))
+_SCRIPT = re.compile(r"\\(textsuperscript|textsubscript)\{((?:\\ensuremath\{-\}|[^{}\\])*)\}")
+_ACCENTED = re.compile(r"\\([`'^~=u.\"rHvck])\{([A-Za-z])\}")
+_ACCENT_MARKS = {tex: mark for mark, tex in _ACCENTS.items()}
+
+
+def _back() -> dict[str, str]:
+    """Each transliteration of :func:`_transliterated` and :data:`_MORE_MATH` → its character."""
+    out: dict[str, str] = {}
+    for sign, tex in _MORE_MATH.items():  # the first sign of a command: ⋅ for \cdot
+        if tex != "*":
+            out.setdefault(f"\\ensuremath{{{tex}}}", sign)
+    out[_CHECKMARK] = "✓"
+    for code in range(0x391, 0x3CA):
+        ch = chr(code)
+        written = _transliterated(ch) if unicodedata.name(ch, "") else ""
+        if written.startswith("\\ensuremath"):
+            out.setdefault(written, ch)
+    return out
+
+
+_BACK = _back()
+_BACK_PATTERN = re.compile("|".join(re.escape(t) for t in sorted(_BACK, key=len, reverse=True)))
+
+
+def untransliterate(text: str) -> str:
+    r"""What :func:`text_escape` transliterated, read back (for the HTML outputs, which
+    read LaTeX text back): superscripts, subscripts, Greek, math signs, ✓, accents.
+
+    >>> untransliterate(r"10\textsuperscript{\ensuremath{-}2} \ensuremath{\alpha} \v{a}")
+    '10⁻² α ǎ'
+    """
+
+    def script(match: re.Match[str]) -> str:
+        table = _SUPERSCRIPTS if match.group(1) == "textsuperscript" else _SUBSCRIPTS
+        inner = match.group(2).replace("\\ensuremath{-}", "−")
+        return "".join(table.get(ch, ch) for ch in inner)
+
+    text = _SCRIPT.sub(script, text)
+    text = _BACK_PATTERN.sub(lambda m: _BACK[m.group()], text)
+    accent = _ACCENT_MARKS
+    return _ACCENTED.sub(
+        lambda m: unicodedata.normalize("NFC", m.group(2) + accent[m.group(1)]), text
+    )
