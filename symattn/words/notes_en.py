@@ -6,4 +6,5 @@ from __future__ import annotations
 WORDS: dict[str, str] = {
     "derive.within_float64": "passed within float64's error",
     "grade.feedback_failed": "feedback sheet not made: {why}",
+    "entry.error": "{step}[{row},{col}]: {message}",
 }

@@ -6,4 +6,5 @@ from __future__ import annotations
 WORDS: dict[str, str] = {
     "derive.within_float64": "在 float64 的误差范围内通过",
     "grade.feedback_failed": "反馈单未能生成：{why}",
+    "entry.error": "{step}[{row},{col}]：{message}",
 }
