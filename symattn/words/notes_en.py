@@ -7,4 +7,5 @@ WORDS: dict[str, str] = {
     "derive.within_float64": "passed within float64's error",
     "grade.feedback_failed": "feedback sheet not made: {why}",
     "entry.error": "{step}[{row},{col}]: {message}",
+    "grade.why.not_answers": "not an answers file (.json, .toml or .csv)",
 }

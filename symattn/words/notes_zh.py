@@ -7,4 +7,5 @@ WORDS: dict[str, str] = {
     "derive.within_float64": "在 float64 的误差范围内通过",
     "grade.feedback_failed": "反馈单未能生成：{why}",
     "entry.error": "{step}[{row},{col}]：{message}",
+    "grade.why.not_answers": "不是答案文件（.json、.toml 或 .csv）",
 }
