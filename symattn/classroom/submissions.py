@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,10 +133,11 @@ def _owner(owners: list[str], bare: str, students: Sequence[Entry]) -> list[str]
     one whose id or email it is: two students named Ann have the folders Ann and Ann_2,
     and the submission folder Ann is the first Ann's."""
     wanted = _norm(bare)
-    for unique in (
+    tiers: list[Callable[[Entry], set[str]]] = [
         lambda e: {_norm(e.folder)},
         lambda e: {_norm(v) for v in (e.id, e.email) if v},
-    ):
+    ]
+    for unique in tiers:
         exact = [e.folder for e in students if e.folder in owners and wanted in unique(e)]
         if len(exact) == 1:
             return exact
