@@ -16,6 +16,7 @@ import symattn
 from symattn.check import check
 from symattn.check.feedback import render_feedback_latex
 from symattn.classroom import feedback_files
+from symattn.render import render
 from symattn.render.tex_text import text_escape
 
 from .helpers import run_cli
@@ -40,7 +41,7 @@ UNSEEN = {
     "Q[2,2]": "x²⁺ⁿ Ω Α",
 }
 #: What pdflatex (T1, lmodern) sets: ASCII, Latin-1, Latin Extended-A, the usual punctuation.
-PDFLATEX_SAFE = set(map(chr, range(0xA0, 0x180))) | set("–—‘’‚“”„†‡•…‰‹›€™")
+PDFLATEX_SAFE = set(map(chr, range(0xA0, 0x180))) | set("–—‘’‚“”„†‡•…‰‹›€™←↑↓")
 
 
 def _sheet(tmp_path: Path, answers: dict[str, str], name: str = "answers.json") -> str:
@@ -82,6 +83,14 @@ def test_the_engine_is_chosen_from_all_the_text(tmp_path: Path) -> None:
 def test_the_sheet_compiles_with_pdflatex(tmp_path: Path, answers: dict[str, str]) -> None:
     (tmp_path / "feedback.tex").write_text(_sheet(tmp_path, answers), encoding="utf-8")
     _compile(tmp_path, "feedback", "pdflatex")
+
+
+@pytest.mark.slow
+def test_a_derivation_titled_with_a_check_mark_compiles(tmp_path: Path) -> None:
+    document = render(symattn.derive({**TINY, "title": "Lecture ✓ 10⁻² α ‮"}), "tex")
+    assert _engine(document) == "pdflatex" and "\\usepackage{amssymb}" in document
+    (tmp_path / "title.tex").write_text(document, encoding="utf-8")
+    _compile(tmp_path, "title", "pdflatex")
 
 
 @pytest.mark.slow

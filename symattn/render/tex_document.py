@@ -39,7 +39,10 @@ def document(
 ) -> str:
     """A whole document: the preamble for ``body``'s script, the title, the body."""
     # the engine from all the text: the title, the body and what follows the title
-    cjk = needs_xelatex("".join((title, body, *after_title, *preamble)))
+    text = "".join((text_escape(title), body, *after_title, *preamble))
+    cjk = needs_xelatex(text)
+    if "\\checkmark" in text and "amssymb" not in packages:  # a ✓ in a title or an answer
+        packages = (*packages, "amssymb")
     program = "xelatex" if cjk else "pdflatex"
     why = " (the text holds CJK characters)" if cjk else ""
     lines = [

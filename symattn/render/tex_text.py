@@ -6,9 +6,9 @@ answer, and the sheet quotes it.  pdflatex (T1, lmodern) typesets ASCII, Latin-1
 Latin Extended-A and the usual punctuation; everything else is transliterated here, by
 Unicode's own data where it can be: superscripts and subscripts by their compatibility
 form (``\textsuperscript``, ``\textsubscript``), accented letters by their decomposition
-(ǎ → ``\v{a}``), Greek letters and math signs as math, ✓ as ``\checkmark`` (``\surd``
-without amssymb); control and format characters, and anything else, as the visible code
-``\uXXXX``.  CJK is kept: a document holding it is compiled with xelatex
+(ǎ → ``\v{a}``), Greek letters and math signs as math, ✓ as ``\checkmark`` (amssymb,
+which a standalone document then loads); control and format characters, and anything
+else, as the visible code ``\uXXXX``.  CJK is kept: a document holding it is compiled with xelatex
 (:func:`symattn.render.tex_document.needs_xelatex`).
 """
 
@@ -54,15 +54,14 @@ _MORE_MATH = {
     "∂": r"\partial",
     "∇": r"\nabla",
     "∈": r"\in",
-    "←": r"\leftarrow",
     "⇒": r"\Rightarrow",
     "∗": "*",
     "✗": r"\times",
     "✘": r"\times",
 }
-_CHECKMARK = r"\ensuremath{\ifdefined\checkmark\checkmark\else\surd\fi}"
-#: Punctuation beyond Latin-1 that pdflatex's T1/TS1 encodings set.
-_PDFLATEX_PUNCTUATION = frozenset("–—‘’‚“”„†‡•…‰‹›€™")
+_CHECKMARK = r"\ensuremath{\checkmark}"  # amssymb: a standalone document loads it then
+#: Punctuation and arrows beyond Latin-1 that pdflatex's T1/TS1 encodings set.
+_PDFLATEX_PUNCTUATION = frozenset("–—‘’‚“”„†‡•…‰‹›€™←↑↓")
 #: Combining accents on a letter, as LaTeX's text accents.
 _ACCENTS = {
     "\u0300": "`",
