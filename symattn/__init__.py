@@ -7,17 +7,32 @@
 True
 >>> d.step("weights").entry(1, 1)
 'exp(sqrt(2)/2)/(exp(sqrt(2)/2) + 1)'
+
+Started as the command (``symattn …``, ``python -m symattn …``), the package itself is
+light: the API (and with it SymPy, NumPy and FLINT) is loaded by the command, inside its
+handling of Ctrl-C (:func:`symattn.cli.main`). Imported by a program or a notebook, it
+loads the API at once, so that ``symattn.load``, ``symattn.check`` and ``symattn.render``
+are the functions, never the subpackages of the same names that an import would bind.
 """
 
-from .api import check, derive, grade, load, make_exercises
-from .check import CheckResult
-from .derivation import Derivation
-from .errors import SymattnError
-from .exercises import Exercise
-from .problem import Problem
-from .render import RenderOptions, render
-from .steps import Step
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
 from .version import __version__
+
+if TYPE_CHECKING:
+    from .api import check, derive, grade, load, make_exercises
+    from .check import CheckResult
+    from .derivation import Derivation
+    from .errors import SymattnError
+    from .exercises import Exercise
+    from .problem import Problem
+    from .render import RenderOptions, render
+    from .steps import Step
 
 __all__ = [
     "CheckResult",
@@ -35,3 +50,43 @@ __all__ = [
     "make_exercises",
     "render",
 ]
+
+#: Where each name of the API lives; all of them are loaded at the first use of one.
+_HOMES = {
+    "check": "api",
+    "derive": "api",
+    "grade": "api",
+    "load": "api",
+    "make_exercises": "api",
+    "CheckResult": "check",
+    "Derivation": "derivation",
+    "Exercise": "exercises",
+    "SymattnError": "errors",
+    "Problem": "problem",
+    "RenderOptions": "render",
+    "render": "render",
+    "Step": "steps",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'symattn' has no attribute {name!r}")
+    for other, home in _HOMES.items():  # the whole API at once, as an eager import would
+        globals()[other] = getattr(importlib.import_module(f".{home}", __name__), other)
+    return globals()[name]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def _started_as_the_command() -> bool:
+    """``python -m symattn`` (argv[0] is ``-m`` while the package loads) or the console
+    script ``symattn``."""
+    first = sys.argv[0] if sys.argv else ""
+    return first == "-m" or os.path.basename(first).removesuffix(".exe") == "symattn"
+
+
+if not _started_as_the_command():
+    __getattr__("derive")  # the whole API, bound over any subpackage of the same name

@@ -86,6 +86,11 @@ WRITTEN = [
     ("weights", "0.1080", "wrong"),
     ("weights", "3/28", "wrong"),  # exact and close: read as exact
     ("weights", "6.3379e-02", "wrong"),  # the unscaled weight
+    # products by juxtaposition with a space, as sympy.latex writes them (r03)
+    ("weights", "1/(1 + e^(3/2 sqrt(2)))", "ok"),
+    ("weights", r"\frac{1}{1 + e^{\frac{3}{2} \sqrt{2}}}", "ok"),
+    ("weights", "e^(√2) e^(-5/2 √2) / (1 + e^(√2) e^(-5/2 √2))", "ok"),
+    ("weights", "6.3379 e-02", "invalid"),  # a power of ten, or 6.3379·e − 2?
     ("weights", "oops", "invalid"),
     ("weights", "1/0", "invalid"),
     ("weights", "2⁻", "invalid"),  # a lone superscript sign
@@ -99,6 +104,9 @@ WRITTEN = [
     ("scaled_scores", "1.414", "ok"),
     ("scaled_scores", "1.4142", "ok"),
     ("scaled_scores", "1.41", "ok"),
+    ("scaled_scores", "1/2 sqrt(8)", "ok"),
+    ("scaled_scores", r"2 \exp(0) \sqrt{2} / 2", "ok"),
+    ("scaled_scores", r"e^{2} e^{-2} \sqrt{2}", "ok"),
     ("scaled_scores", "1.43", "wrong"),
     ("scaled_scores", "7/5", "wrong"),
     ("scaled_scores", "2√2", "wrong"),

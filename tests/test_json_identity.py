@@ -3,7 +3,12 @@ engine moved to ball arithmetic and batched printing (issue 15): sha256 sums of 
 output of the code before that change, for fixed problems (multi-head with W_O and a
 causal mask, surds, decimals, a scale of 2 and of 1/2) and for the benchmark's random
 problems at n = 8, 16, 32 (seed 0).  One problem changed on purpose (its "changed" says why;
-"sha256_before" keeps the old sum)."""
+"sha256_before" keeps the old sum).
+
+The cross-check's numbers changed on purpose when its bound took the condition of the
+computation into account (a cancellation is measured against the size of its terms): so
+the sums are of the JSON without its "crosscheck" object (keys sorted), taken from the
+code just before that change, whose whole output still had the sums of before."""
 
 from __future__ import annotations
 
@@ -21,14 +26,18 @@ from symattn.render import render
 CASES = json.loads((Path(__file__).parent / "data" / "identity_problems.json").read_text())
 
 BENCH = [
-    (8, "1155ecf8e6ed643f5230865b535553fad9896d2598c33456cb7ea3473217ef84"),
-    (16, "eb20ce566cd8e5ca6ac6876ad91df9bd7a01c4b7956f15bd1ccc6c80d326a3e2"),
-    (32, "eafc6969417ed436aea8415c5855edfba227381a827ca29656aa91fbfcb86a2f"),
+    (8, "e1c29fbcbb723d5e2c456393b04dec1f7d791c73ed42ee742e31b8ad1c5789b0"),
+    (16, "f6d7b71c13144d0c6482574ae9f51958003cd5b9f78a497a60b4fe142c05bf0d"),
+    (32, "7a44d12329ee3cc6c80df760d93ccea8527e124880af07a2d399cd66e10822b5"),
 ]
 
 
 def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The sum of the JSON without its cross-check (see the module's docstring)."""
+    data = json.loads(text)
+    data.pop("crosscheck", None)
+    body = json.dumps(data, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def _json(problem: dict[str, object], digits: int = 4) -> str:
@@ -38,8 +47,8 @@ def _json(problem: dict[str, object], digits: int = 4) -> str:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_json_is_byte_identical_to_before(name: str) -> None:
     case = CASES[name]
-    assert _sha(_json(case["problem"])) == case["sha256"]
-    assert _sha(_json(case["problem"], digits=6)) == case["sha256_digits6"]
+    assert _sha(_json(case["problem"])) == case["sha256_without_crosscheck"]
+    assert _sha(_json(case["problem"], digits=6)) == case["sha256_digits6_without_crosscheck"]
 
 
 def _bench_problem(size: int, seed: int) -> dict[str, object]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import symattn
-from symattn.cli.main import main
+from symattn.cli.commands import main
 from symattn.errors import SymattnError
 from symattn.examples import example_names, example_path
 from symattn.output import write_stream

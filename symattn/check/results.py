@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..derivation import Derivation, named
+from ..words import words
 
 __all__ = ["STATUSES", "CheckResult", "Diagnosis", "EntryResult", "StepResult", "set_presenter"]
 
@@ -134,8 +135,9 @@ class CheckResult:
         """The JSON object of docs/answers-format.md; messages in ``lang`` (both languages
         are kept too); ``show_key=False`` leaves out the expected values."""
         zh = lang == "zh"
+        w = words(lang)
 
-        def entry(e: EntryResult) -> dict[str, Any]:
+        def entry(e: EntryResult, step_id: str) -> dict[str, Any]:
             out: dict[str, Any] = {"index": list(e.index), "given": e.given}
             if show_key:
                 out |= {"expected": e.expected, "exact": e.exact}
@@ -146,13 +148,17 @@ class CheckResult:
                     "message_en": e.message,
                     "message_zh": e.message_zh,
                 }
+            if e.status == "invalid":  # the entry named as the answers file names it
+                row, col = e.index
+                message = (e.message_zh if zh else e.message) or ""
+                out["error"] = w("entry.error", step=step_id, row=row, col=col, message=message)
             return out
 
         def step(s: StepResult) -> dict[str, Any]:
             out: dict[str, Any] = {
                 "id": s.id,
                 "status": s.status,
-                "entries": [entry(e) for e in s.entries],
+                "entries": [entry(e, s.id) for e in s.entries],
                 "diagnosis": [
                     {
                         "id": d.id,

@@ -25,7 +25,7 @@ from ..render.tex_document import needs_xelatex
 __all__ = ["FeedbackSheet", "compile_pdf", "write_feedback"]
 
 #: Seconds one sheet may take to compile.
-COMPILE_SECONDS = 120
+MAX_COMPILE_SECONDS = 120
 
 
 @dataclass(frozen=True)
@@ -50,19 +50,30 @@ def compile_pdf(tex: Path) -> str | None:
                     str(tex.resolve()),
                 ],
                 capture_output=True,
-                timeout=COMPILE_SECONDS,
+                timeout=MAX_COMPILE_SECONDS,
                 check=False,
                 cwd=scratch,
             )
         except subprocess.TimeoutExpired:
-            return f"{tex}: the PDF took longer than {COMPILE_SECONDS} s and was not made"
+            return f"{tex}: the PDF took longer than {MAX_COMPILE_SECONDS} s and was not made"
         except OSError as exc:
             return f"{tex}: latexmk could not run ({exc.strerror})"
         pdf = Path(scratch) / (tex.stem + ".pdf")
         if done.returncode != 0 or not pdf.exists():
-            return f"{tex}: the PDF could not be made (latexmk exit {done.returncode})"
+            first = _first_error(Path(scratch) / (tex.stem + ".log"))
+            return f"{tex}: the PDF could not be made (latexmk exit {done.returncode}{first})"
         shutil.copyfile(pdf, tex.with_suffix(".pdf"))
     return None
+
+
+def _first_error(log: Path) -> str:
+    """``: `! the first error line``` of a TeX log, or nothing."""
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    first = next((line for line in lines if line.startswith("! ")), None)
+    return f": {first[:160]}" if first else ""
 
 
 def write_feedback(
@@ -74,8 +85,9 @@ def write_feedback(
     show_key: bool = True,
     pdf: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[Path], list[str]]:
-    """Write every sheet; return the files written and what went wrong."""
+) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Write every sheet; return the files written and, for each sheet that went wrong,
+    its folder and why (a PDF that could not be made)."""
     if directory.exists() and not directory.is_dir():
         raise SymattnError(f"{directory}: exists and is not a folder", option="feedback")
     directory.mkdir(parents=True, exist_ok=True)
@@ -88,15 +100,15 @@ def write_feedback(
             text = render_feedback_latex(sheet.result, lang, show_key=show_key, score=sheet.score)
         write_output(text, str(path))
         written.append(path)
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []
     make_pdf = shutil.which("latexmk") is not None if pdf is None else pdf
     if kind == "tex" and make_pdf and written:
         done = 0
         with ThreadPoolExecutor(max_workers=2) as pool:
-            for outcome in pool.map(compile_pdf, written):
+            for sheet, outcome in zip(sheets, pool.map(compile_pdf, written)):
                 done += 1
                 if outcome is not None:
-                    problems.append(outcome)
+                    problems.append((sheet.folder, outcome))
                 if progress is not None:
                     progress(done, len(written))
         written += [p.with_suffix(".pdf") for p in written if p.with_suffix(".pdf").exists()]

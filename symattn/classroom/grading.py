@@ -63,6 +63,8 @@ class Graded:
     marked: Marked | None = None
     error: str | None = None
     marks: list[StepMark] = field(default_factory=list)
+    #: Why the student's feedback sheet could not be made (a PDF that did not compile).
+    feedback_problem: str | None = None
 
     @property
     def result(self) -> CheckResult | None:
@@ -105,9 +107,11 @@ class ClassGrades:
 
     @property
     def exit_status(self) -> int:
-        """0 when every submission was matched and read; 1 when something was not."""
-        trouble = self.unmatched or self.matched.conflicts
-        return 1 if trouble or any(r.error for r in self.rows) else 0
+        """0 when every submission was matched and read (and its feedback sheet made); 1
+        when something was not."""
+        trouble = bool(self.unmatched or self.matched.conflicts)
+        unmarked = any(r.error or r.feedback_problem for r in self.rows)
+        return 1 if trouble or unmarked else 0
 
 
 def _key_of(directory: Path, entry: Entry) -> Callable[[], Derivation]:

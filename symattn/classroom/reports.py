@@ -113,6 +113,9 @@ def grades_text(grades: ClassGrades, lang: str = "en") -> str:
     for row in grades.rows:
         score = f"{points(row.score)}/{points(row.max_score)}"
         notes = row.error or ", ".join(row.diagnoses)
+        if row.feedback_problem is not None:
+            failed = w("grade.feedback_failed", why=row.feedback_problem)
+            notes = f"{notes}; {failed}" if notes else failed
         table.append(
             [row.entry.name or row.entry.folder, score, w(f"grade.verdict.{row.verdict}"), notes]
         )
@@ -149,6 +152,8 @@ def grades_json(grades: ClassGrades, lang: str = "en", show_key: bool = True) ->
         }
         if row.error is not None:
             item["error"] = row.error
+        if row.feedback_problem is not None:
+            item["feedback_error"] = row.feedback_problem
         if row.result is not None:
             item["check"] = row.result.to_json(lang, show_key=show_key)
         students.append(item)

@@ -4,10 +4,13 @@ A submission is an answers file (``.json``, ``.toml`` or ``.csv``) at the top of
 folder — ``Ada_Lovelace.json``, ``s042.toml``, ``ada@example.org.json`` — or a folder
 holding one — ``Ada_Lovelace/answers.json``, or the folders Moodle's "Download all
 submissions" makes, ``Ada Lovelace_123456_assignsubmission_file_/answers.json``.  Its
-name is matched, case-blind, against each student's folder, id, email and name.  A
-name that matches no student, or several, is reported and never marked; so is a
-student with two submissions.  Links that lead outside the folder, devices, pipes and
-hidden files are skipped and reported.
+name is matched, case-blind, against each student's folder, id, email and name; when
+it matches several students, a student whose folder it is exactly (then whose id or
+email it is) is the one.  A name that still matches no student, or several, is reported
+and never marked; so is a student with two submissions.  Links that lead outside the
+folder, devices, pipes and other files at the top (``s1.zip``, ``Bob.pdf``,
+``s1.json.txt``: not an answers file) are skipped and reported; hidden files are
+skipped.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,7 +117,8 @@ def _candidates(root: Path) -> tuple[list[tuple[Path, str]], list[Skipped]]:
             entry_name, path = entry.name, file
         elif entry.suffix.lower() in SUFFIXES:
             entry_name, path = entry.stem, entry
-        else:
+        else:  # s1.zip, Bob.pdf, s1.json.txt: reported, never silently left out
+            skipped.append(Skipped(entry, "not_answers"))
             continue
         bad = _regular(path, root)
         if bad is not None:
@@ -122,6 +126,22 @@ def _candidates(root: Path) -> tuple[list[tuple[Path, str]], list[Skipped]]:
         else:
             found.append((path, entry_name))
     return found, skipped
+
+
+def _owner(owners: list[str], bare: str, students: Sequence[Entry]) -> list[str]:
+    """Of several students a name matches, the one whose folder it is exactly, else the
+    one whose id or email it is: two students named Ann have the folders Ann and Ann_2,
+    and the submission folder Ann is the first Ann's."""
+    wanted = _norm(bare)
+    tiers: list[Callable[[Entry], set[str]]] = [
+        lambda e: {_norm(e.folder)},
+        lambda e: {_norm(v) for v in (e.id, e.email) if v},
+    ]
+    for unique in tiers:
+        exact = [e.folder for e in students if e.folder in owners and wanted in unique(e)]
+        if len(exact) == 1:
+            return exact
+    return owners
 
 
 def _keys(entry: Entry) -> set[str]:
@@ -142,6 +162,8 @@ def match_submissions(root: Path, students: Sequence[Entry]) -> Matched:
         bare = _MOODLE.sub("", name)
         wanted = {_norm(bare), _norm(folder_name(bare))}
         owners = [folder for folder, known in keys if wanted & known]
+        if len(owners) > 1:
+            owners = _owner(owners, bare, students)
         if not owners:
             out.unmatched.append(Skipped(path, "no_student"))
         elif len(owners) > 1:

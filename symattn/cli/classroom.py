@@ -238,15 +238,7 @@ def run_grade(args: argparse.Namespace) -> int:
         progress=ProgressBar(),
     )
     show_key = not args.no_key
-    if args.report:
-        write_output(grades_csv(grades), args.report)
-    if args.moodle_grades:
-        write_output(moodle_grades_csv(grades, args.lang), args.moodle_grades)
-    if args.summary:
-        summary = summarize(grades, args.lang)
-        page = render_summary_html(summary, args.lang) if summary_kind == "html" else None
-        write_output(page if page is not None else summary_csv(summary), args.summary)
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []
     if args.feedback:
         sheets = [
             FeedbackSheet(
@@ -267,6 +259,17 @@ def run_grade(args: argparse.Namespace) -> int:
             show_key=show_key,
             progress=ProgressBar(label="typesetting"),
         )
+        failed = dict(problems)
+        for row in grades.rows:
+            row.feedback_problem = failed.get(row.entry.folder)
+    if args.report:
+        write_output(grades_csv(grades), args.report)
+    if args.moodle_grades:
+        write_output(moodle_grades_csv(grades, args.lang), args.moodle_grades)
+    if args.summary:
+        summary = summarize(grades, args.lang)
+        page = render_summary_html(summary, args.lang) if summary_kind == "html" else None
+        write_output(page if page is not None else summary_csv(summary), args.summary)
     if args.format == "json":
         write_output(dumps(grades_json(grades, args.lang, show_key)) + "\n", args.output)
     else:
@@ -274,7 +277,7 @@ def run_grade(args: argparse.Namespace) -> int:
     for row in grades.rows:
         if row.error is not None:
             say(f"symattn: error: {row.entry.folder}: {row.error}")
-    for problem in problems:
+    for _, problem in problems:
         say(f"symattn: warning: {problem}")
     marked = sum(r.result is not None for r in grades.rows)
     missing = sum(r.verdict == "missing" for r in grades.rows)

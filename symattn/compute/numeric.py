@@ -3,8 +3,9 @@
 This module shares nothing with the exact engine but the :class:`~symattn.spec.Problem`:
 it converts the given matrices to float64 and runs attention with a stable softmax
 (the row maximum subtracted) and masks as −inf.  Next to each value it carries the
-size of the terms behind it (Σ_k |a_ik||b_kj| for a product, the row's largest weight
-for a weight), which :mod:`symattn.crosscheck` uses to measure relative error.
+size of the terms behind it (Σ_k |a_ik||b_kj| for a product, carried on from the sizes
+of the steps before, never restarted from |values|; for a weight, the terms of its
+scores), which :mod:`symattn.crosscheck` uses to measure relative error.
 """
 
 from __future__ import annotations
@@ -28,9 +29,6 @@ __all__ = ["backward", "forward"]
 
 Array = NDArray[np.float64]
 Pair = tuple[Array, Array]
-
-#: Relative error of a weight beyond which float64 is taken to have lost the weight.
-LOST = 1e-9
 
 
 def _floats(matrix: Matrix) -> Array:
@@ -89,11 +87,17 @@ def _forward(problem: Problem, paths: Paths) -> dict[str, tuple[Array, Array]]:
         attended = x_name
         for path, config in paths:  # X̃, or LN(X̃) before a pre-norm block
             attended = path.attended(problem, config, attended, out)
-        x = out[attended][0]
-        kv = _floats(problem.memory) if problem.memory is not None else x
+        # the sizes carry on from the step before (a LayerNorm's cancellation included),
+        # never restarted from |values|: that would hide the conditioning of what came before
+        x, mx = out[attended]
+        if problem.memory is not None:
+            kv = _floats(problem.memory)
+            mkv = np.abs(kv)
+        else:
+            kv, mkv = x, mx
         wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
         q, k, v = x @ wq, kv @ wk, kv @ wv
-        mq, mk, mv = np.abs(x) @ np.abs(wq), np.abs(kv) @ np.abs(wk), np.abs(kv) @ np.abs(wv)
+        mq, mk, mv = mx @ np.abs(wq), mkv @ np.abs(wk), mkv @ np.abs(wv)
     if problem.X is not None and "X" not in out:
         x = _floats(problem.X)
         out["X"] = (x, np.abs(x))
@@ -189,14 +193,17 @@ def _head(
     top = np.max(scores, axis=1, keepdims=True)
     e = np.exp(scores - top)
     weights = e / np.sum(e, axis=1, keepdims=True)
-    # float64 gives each weight to about 2·ε·max|terms of the row's scores| (relative):
-    # past LOST, the sizes grow with it, so that a float path that cannot resolve the
-    # scores (10⁹⁹ + 1 against 10⁹⁹) is not reported as disagreeing.
-    lost = 2 * np.finfo(np.float64).eps * np.max(mag, axis=1, keepdims=True)
-    widen = np.maximum(1.0, lost / LOST)
-    row_max = np.broadcast_to(np.max(weights, axis=1, keepdims=True) * widen, weights.shape)
-    out[f"{prefix}weights"] = (weights, row_max.copy())
-    out[f"{prefix}output"] = (weights @ v, (weights @ mv) * widen)
+    # exp(s_j − max) carries the absolute error of s_j − max, about ε·(|terms of s_j| +
+    # |terms of the max|): so weight j has the size w_j·(1 + |terms of s_j| + the row's
+    # largest terms), at least the row's largest weight.  A float path that cannot resolve
+    # the scores at all (10⁹⁹ + 1 against 10⁹⁹, or s − 10⁹ with an additive mask) is then
+    # measured against what float64 can do; terms that overflowed leave the row uncompared.
+    top_terms = np.max(mag, axis=1, keepdims=True)
+    terms = np.where(weights > 0, weights * (1.0 + mag + top_terms), 0.0)
+    terms = np.where(np.isfinite(top_terms), terms, np.inf)
+    row_max = np.max(weights, axis=1, keepdims=True)
+    out[f"{prefix}weights"] = (weights, np.maximum(terms, row_max))
+    out[f"{prefix}output"] = (weights @ v, weights @ mv + terms @ np.abs(v))
     return out[f"{prefix}output"], names
 
 

@@ -345,7 +345,7 @@
   const MAX_DECIMAL_EXPONENT = 100;
   const BINDING = { "+": 10, "-": 10, "*": 20, "/": 20 };
   const NEGATION = 25;
-  const IMPLICIT = ["√", "sqrt", "frac", "(", "{"];
+  const IMPLICIT = ["√", "sqrt", "frac", "(", "{", "exp"];
 
   /** A number as written (Python's Decimal(text) and grammar._number). */
   function number(text) {
@@ -393,8 +393,20 @@
       return node;
     }
     implicit(token) {
+      // grammar._Parser.implicit: a name after a space is a factor too (2 e^{x}), but a
+      // spaced e between a number and a sign or a number (6.3379 e-02) is refused
       if (token.kind === "op") return IMPLICIT.includes(token.text);
-      return token.kind === "name" && !token.spaced;
+      if (token.kind !== "name") return false;
+      if (token.spaced && token.text.toLowerCase() === "e") {
+        const before = this.tokens[this.index - 1];
+        const after = this.index + 1 < this.tokens.length ? this.tokens[this.index + 1] : null;
+        const signed =
+          after !== null && (after.kind === "num" || (after.kind === "op" && "+-".includes(after.text)));
+        if (before.kind === "num" && signed) {
+          throw new ReadError("'" + before.text + " e' could be a power of ten or a product with e");
+        }
+      }
+      return true;
     }
     expression(floor) {
       let left = this.unary();

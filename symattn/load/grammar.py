@@ -8,7 +8,8 @@ number, with the precision it was written to).
 Written forms (the answers profile accepts all; the problem profile the exact ones):
 
 * numbers ``3``, ``0.107``, ``.5``, ``6.3379e-02``; in answers a decimal comma ``1,41``;
-* ``+ - − * / · × ⋅ ^ **``, brackets ``( )`` and ``{ }``, implicit products ``2√2``;
+* ``+ - − * / · × ⋅ ^ **``, brackets ``( )`` and ``{ }``, implicit products ``2√2``,
+  in answers also with a space: ``2 e^{x}``, ``2 sqrt(2)``, ``1/2 e^2``;
 * roots ``sqrt(2)``, ``√2``, ``√(2/3)``, ``\sqrt{2}``; ``\frac{a}{b}`` (``\dfrac``, ``\tfrac``);
 * powers ``x^2``, ``2^(1/2)``, ``10^-2``, superscripts ``10⁻²``, ``x²``;
 * in answers: ``e``, ``e^x``, ``exp(x)``, ``\exp``, a percent sign ``10.7%``, a leading
@@ -139,8 +140,9 @@ Node = Union[Num, Name, Neg, BinOp, Pow, Sqrt, Exp, Euler, Infinity, Percent]
 _BINDING = {"+": 10, "-": 10, "*": 20, "/": 20}
 _NEGATION = 25
 _POWER = 30
-#: Tokens that may follow a factor without a sign between them: 2√2, 5\sqrt{2}, 3(1/2).
-_IMPLICIT = ("√", "sqrt", "frac", "(", "{")
+#: Tokens that may follow a factor without a sign between them: 2√2, 5\sqrt{2}, 3(1/2),
+#: 2 \exp(1).
+_IMPLICIT = ("√", "sqrt", "frac", "(", "{", "exp")
 
 
 class _Parser:
@@ -174,10 +176,27 @@ class _Parser:
         return node
 
     def implicit(self, token: Token) -> bool:
-        """A factor follows with no sign: 2√2, 5\\sqrt{2}, 2e^x (an adjacent name)."""
+        """A factor follows with no sign: 2√2, 5\\sqrt{2}, 2e^x, and in answers a name
+        after a space too (2 e^{x}, 2 sqrt(2), e^{2} e^{3}, as sympy.latex writes them).
+        A spaced e between a number and a sign or a number (6.3379 e-02) reads both as
+        scientific notation and as a product, so it is refused."""
         if token.kind == "op":
             return token.text in _IMPLICIT
-        return token.kind == "name" and not token.spaced and self.profile is ANSWER
+        if token.kind != "name" or self.profile is not ANSWER:
+            return False
+        if token.spaced and token.text.lower() == "e":
+            before = self.tokens[self.index - 1]
+            after = self.tokens[self.index + 1] if self.index + 1 < len(self.tokens) else None
+            signed = after is not None and (
+                after.kind == "num" or (after.kind == "op" and after.text in ("+", "-"))
+            )
+            if before.kind == "num" and signed:
+                raise ValueSyntaxError(
+                    f"'{before.text} e' at position {token.pos} could be a power of ten or a "
+                    f"product with e: write a power of ten without spaces ({before.text}e-2), "
+                    f"a product with its sign ({before.text}·e)"
+                )
+        return True
 
     def expression(self, floor: int) -> Node:
         left = self.unary()

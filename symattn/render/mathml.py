@@ -33,6 +33,7 @@ from html import escape, unescape
 from xml.etree.ElementTree import Element, SubElement
 
 from .tex import TEXT_MATH
+from .tex_text import untransliterate
 
 __all__ = ["display_element", "math_element", "serialize", "split_alignment", "text_unescape"]
 
@@ -64,7 +65,7 @@ def text_unescape(text: str) -> str:
     >>> text_unescape(r"I\ensuremath{\to}I, \ensuremath{-}2")
     'I→I, −2'
     """
-    text = _SIGN.sub(lambda m: _SIGNS_BACK[m.group(1)], text)
+    text = _SIGN.sub(lambda m: _SIGNS_BACK[m.group(1)], untransliterate(text))
     return _UNESCAPE.sub(lambda m: _NAMED[m.group(1)] if m.group(1) else m.group(2), text)
 
 

@@ -44,53 +44,12 @@ from ..formula import (
 from ..numbers import Combination, ExpRatio, NegInf, Surd, has_symbols, rational_value
 from ..printing import LatexPrinter, Notation, fmt_decimal, fraction_latex
 from .symbols import TEX_SYMBOLS
+from .tex_text import TEXT_MATH, text_escape
 
-__all__ = ["LINE_BUDGET", "TexPrinter", "text_escape", "width"]
+__all__ = ["LINE_BUDGET", "TEXT_MATH", "TexPrinter", "text_escape", "width"]
 
 #: Width budget of one displayed line, in rough characters of typeset math.
 LINE_BUDGET = 58
-
-_LATEX_SPECIALS = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "&": r"\&",
-    "#": r"\#",
-    "^": r"\textasciicircum{}",
-    "_": r"\_",
-    "%": r"\%",
-    "~": r"\textasciitilde{}",
-}
-#: Math signs students and messages write in text, which pdflatex has no glyph for.
-TEXT_MATH = {
-    "−": "-",
-    "√": r"\surd",
-    "≤": r"\le",
-    "≥": r"\ge",
-    "≈": r"\approx",
-    "∞": r"\infty",
-    "→": r"\to",
-    "′": "'",
-}
-_LATEX_SPECIALS |= {sign: f"\\ensuremath{{{tex}}}" for sign, tex in TEXT_MATH.items()}
-
-
-def text_escape(text: str) -> str:
-    """User text made safe for LaTeX text mode.
-
-    >>> text_escape("50% of a_1 & {x}")
-    '50\\\\% of a\\\\_1 \\\\& \\\\{x\\\\}'
-    >>> text_escape("−2 ≤ 9√2/4")
-    '\\\\ensuremath{-}2 \\\\ensuremath{\\\\le} 9\\\\ensuremath{\\\\surd}2/4'
-    >>> text_escape("01 — Ada"), text_escape("01 — 张伟")
-    ('01 —{} Ada', '01 —~张伟')
-    """
-    escaped = "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
-    # xeCJK sets a dash as CJK punctuation and drops the space after it ("01 —Ada"): an
-    # empty group keeps it before Latin text, a tie before CJK text; pdflatex minds neither.
-    escaped = re.sub(r"([—–]) (?=[^\x00-\x7f])", r"\1~", escaped)
-    return re.sub(r"([—–]) ", r"\1{} ", escaped)
 
 
 def width(latex: str) -> int:

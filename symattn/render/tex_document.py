@@ -8,10 +8,9 @@ lines then say so, and the CJK font is named in one place, ``\\symattnCJKfont``.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
-from .tex import text_escape
+from .tex_text import is_cjk, text_escape
 
 __all__ = ["CJK_FONT", "document", "keep_spaces", "needs_xelatex"]
 
@@ -19,13 +18,9 @@ __all__ = ["CJK_FONT", "document", "keep_spaces", "needs_xelatex"]
 CJK_FONT = "Noto Serif CJK SC"
 
 
-def _is_cjk(ch: str) -> bool:
-    return unicodedata.east_asian_width(ch) in ("W", "F")
-
-
 def needs_xelatex(text: str) -> bool:
     """True when ``text`` holds characters that pdflatex cannot typeset (CJK)."""
-    return any(_is_cjk(ch) for ch in text)
+    return any(is_cjk(ch) for ch in text)
 
 
 def keep_spaces(text: str) -> str:
@@ -43,7 +38,11 @@ def document(
     preamble: Sequence[str] = (),
 ) -> str:
     """A whole document: the preamble for ``body``'s script, the title, the body."""
-    cjk = needs_xelatex(title + body)
+    # the engine from all the text: the title, the body and what follows the title
+    text = "".join((text_escape(title), body, *after_title, *preamble))
+    cjk = needs_xelatex(text)
+    if "\\checkmark" in text and "amssymb" not in packages:  # a ✓ in a title or an answer
+        packages = (*packages, "amssymb")
     program = "xelatex" if cjk else "pdflatex"
     why = " (the text holds CJK characters)" if cjk else ""
     lines = [

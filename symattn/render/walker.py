@@ -307,7 +307,13 @@ class Walker:
         if check is None:
             self.say(w("derive.symbolic_check"))
         else:
-            verdict = w("derive.passed") if check.passed else w("derive.failed")
+            verdict = w(
+                "derive.within_float64"
+                if check.within_float64_error
+                else "derive.passed"
+                if check.passed
+                else "derive.failed"
+            )
             self.say(w("derive.crosscheck", verdict=verdict, error=f"{check.max_rel_error:.1e}"))
         return self.blocks
 

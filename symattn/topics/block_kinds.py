@@ -118,9 +118,11 @@ def layer_norm_row(
     inverse_root = sympy.Pow(under, sympy.Rational(-1, 2), evaluate=False)
 
     def entry(x: Any, g: Any, b: Any) -> Any:
-        factors = [f for f in (to_sympy(g), x - mean) if f != 1]
+        scale, centred, shift = to_sympy(g), x - mean, to_sympy(b)
+        if scale == 0 or centred == 0:  # an exact 0 factor: the entry is β, nothing to carry
+            return shift
+        factors = [f for f in (scale, centred) if f != 1]
         term = sympy.Mul(*factors, inverse_root, evaluate=False)
-        shift = to_sympy(b)
         return term if shift == 0 else sympy.Add(term, shift, evaluate=False)
 
     return tuple(entry(x, g, b) for x, g, b in zip(xs, gamma, beta))

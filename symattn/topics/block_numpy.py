@@ -14,12 +14,18 @@ __all__ = ["PATH", "layer_norm"]
 
 
 def layer_norm(config: Any, x: Array, mag: Array) -> Pair:
-    """LayerNorm of each row, biased variance; size: the terms (|x| + |μ|) |γ| / σ + |β|."""
+    """LayerNorm of each row, biased variance; size: the terms (|x| + |μ|) |γ| / σ + |β|, plus
+    what σ's own cancellation brings in: |γ| |x − μ| / σ times the condition of the variance,
+    mean(|x − μ| (|x| + |μ|)) / (σ² + ε)."""
     gamma, beta, eps = floats(config.gamma), floats(config.beta), float(config.eps)
     mean = np.mean(x, axis=1, keepdims=True)
-    sigma = np.sqrt(np.mean((x - mean) ** 2, axis=1, keepdims=True) + eps)
-    size = (mag + np.mean(mag, axis=1, keepdims=True)) * np.abs(gamma) / sigma + np.abs(beta)
-    return gamma * (x - mean) / sigma + beta, size
+    centred = x - mean
+    variance = np.mean(centred**2, axis=1, keepdims=True)
+    sigma = np.sqrt(variance + eps)
+    terms = mag + np.mean(mag, axis=1, keepdims=True)
+    condition = np.mean(np.abs(centred) * terms, axis=1, keepdims=True) / (variance + eps)
+    size = (terms + np.abs(centred) * condition) * np.abs(gamma) / sigma + np.abs(beta)
+    return gamma * centred / sigma + beta, size
 
 
 class BlockPath(NumpyPath):
@@ -37,15 +43,15 @@ class BlockPath(NumpyPath):
         w1, b1, w2, b2 = (floats(m) for m in (config.W_1, config.b_1, config.W_2, config.b_2))
         out["residual"] = (x + o, mx + mo)
         out["norm"] = layer_norm(config, x + o, mx + mo)
-        z = out["norm"][0]
+        z, mz = out["norm"]
         hidden = z @ w1 + b1
-        out["ffn_hidden"] = (np.maximum(hidden, 0.0), np.abs(z) @ np.abs(w1) + np.abs(b1))
+        out["ffn_hidden"] = (np.maximum(hidden, 0.0), mz @ np.abs(w1) + np.abs(b1))
         h, mh = out["ffn_hidden"]
         f, mf = out["ffn_output"] = (h @ w2 + b2, mh @ np.abs(w2) + np.abs(b2))
         if config.norm == "pre":
             out["block_output"] = (x + o + f, mx + mo + mf)
         else:
-            out["block_output"] = layer_norm(config, z + f, np.abs(z) + mf)
+            out["block_output"] = layer_norm(config, z + f, mz + mf)
 
 
 PATH = BlockPath()

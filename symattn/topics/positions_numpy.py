@@ -22,10 +22,10 @@ def sinusoidal(n: int, d: int, base: float = 10000.0) -> Array:
 
 class PositionsPath(NumpyPath):
     def after_x(self, problem: Any, config: Any, x: str, out: Out) -> str:
-        values = out[x][0]
+        values, mag = out[x]
         p = floats(config.P) if config.P is not None else sinusoidal(*values.shape)
         out["P"] = (p, np.abs(p))
-        out["X_pos"] = (values + p, np.abs(values) + np.abs(p))
+        out["X_pos"] = (values + p, mag + np.abs(p))
         return "X_pos"
 
 

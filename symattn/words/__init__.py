@@ -15,7 +15,18 @@ from dataclasses import dataclass
 
 from ..errors import SymattnError
 from ..ids import split_id
-from . import en, given_en, given_zh, office_en, office_zh, summary_en, summary_zh, zh
+from . import (
+    en,
+    given_en,
+    given_zh,
+    notes_en,
+    notes_zh,
+    office_en,
+    office_zh,
+    summary_en,
+    summary_zh,
+    zh,
+)
 
 __all__ = ["LANGUAGES", "Words", "words"]
 
@@ -62,8 +73,14 @@ class Words:
 
 
 _LANGUAGES = {
-    "en": Words("en", {**en.WORDS, **given_en.WORDS, **office_en.WORDS, **summary_en.WORDS}),
-    "zh": Words("zh", {**zh.WORDS, **given_zh.WORDS, **office_zh.WORDS, **summary_zh.WORDS}),
+    "en": Words(
+        "en",
+        {**en.WORDS, **given_en.WORDS, **notes_en.WORDS, **office_en.WORDS, **summary_en.WORDS},
+    ),
+    "zh": Words(
+        "zh",
+        {**zh.WORDS, **given_zh.WORDS, **notes_zh.WORDS, **office_zh.WORDS, **summary_zh.WORDS},
+    ),
 }
 
 

@@ -1,0 +1,98 @@
+"""Ctrl-C while symattn starts (imports SymPy, NumPy, FLINT and the commands) ends with
+``symattn: interrupted`` and exit status 130, never a traceback (reproducer r04)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .helpers import ROOT
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def _python(*args: str) -> list[str]:
+    return [sys.executable, *args]
+
+
+#: The console script as pip writes it (``symattn`` on the PATH), named as it is.
+ENTRY = "import sys\nfrom symattn.cli import main\nraise SystemExit(main())\n"
+
+
+@pytest.fixture(scope="module")
+def console_script(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("bin") / "symattn"
+    path.write_text(ENTRY, encoding="utf-8")
+    return str(path)
+
+
+HEAVY = "print(sorted(m for m in ('sympy', 'numpy', 'flint', 'symattn.api') if m in sys.modules))"
+
+
+def test_the_command_loads_nothing_heavy_before_main(console_script: str, tmp_path: Path) -> None:
+    """Started as the command, the package is light until main() runs (so Ctrl-C is
+    caught); imported by a program, it loads the API at once (symattn.load is the
+    function, never the subpackage of that name)."""
+    script = tmp_path / "symattn"
+    script.write_text(f"import sys, symattn, symattn.cli\n{HEAVY}\n", encoding="utf-8")
+    done = subprocess.run(_python(str(script)), env=ENV, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    code = f"import sys, symattn.load.files, symattn\n{HEAVY}\nprint(callable(symattn.load))"
+    done = subprocess.run(_python("-c", code), env=ENV, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['flint',", "'numpy',", "'symattn.api']", "True"]
+
+
+def test_an_interrupt_during_the_heavy_imports_is_one_line() -> None:
+    """Deterministic: SIGINT arrives exactly while the commands are being imported."""
+    code = (
+        "import importlib, os, signal, sys\n"
+        "import symattn.cli\n"
+        "real = importlib.import_module\n"
+        "def interrupted(name, package=None):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return real(name, package)\n"
+        "importlib.import_module = interrupted\n"
+        "raise SystemExit(symattn.cli.main(['derive', '--example', 'seed']))\n"
+    )
+    done = subprocess.run(_python("-c", code), env=ENV, capture_output=True, text=True)
+    assert done.returncode == 130
+    assert done.stderr == "symattn: interrupted\n"
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["-m", "symattn", "derive", "--example", "seed", "--format", "json"],  # r04
+        ["SCRIPT", "check", "seed", "docs/examples/answers-slip.json"],  # the console script
+    ],
+    ids=["python-m", "entry-point"],
+)
+#: After the interpreter's own start (site takes ~30 ms, where no code of symattn runs yet
+#: and Python itself prints the traceback), during and after the imports (~0.4 s).
+@pytest.mark.parametrize("delay", [0.15, 0.3, 0.6])
+def test_ctrl_c_at_start_up_prints_no_traceback(
+    command: list[str], delay: float, console_script: str
+) -> None:
+    command = [console_script if part == "SCRIPT" else part for part in command]
+    process = subprocess.Popen(
+        _python(*command),
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    text = err.decode()
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    if process.returncode == 130:
+        assert text == "symattn: interrupted\n"
