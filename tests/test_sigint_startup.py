@@ -96,3 +96,21 @@ def test_ctrl_c_at_start_up_prints_no_traceback(
     assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
     if process.returncode == 130:
         assert text == "symattn: interrupted\n"
+
+
+def test_an_interrupt_inside_numpys_import_is_one_line_too() -> None:
+    """NumPy wraps a Ctrl-C during its C-extension import in an ImportError."""
+    code = (
+        "import importlib, sys\n"
+        "import symattn.cli\n"
+        "real = importlib.import_module\n"
+        "def wrapped(name, package=None):\n"
+        "    try:\n"
+        "        raise KeyboardInterrupt\n"
+        "    except KeyboardInterrupt as exc:\n"
+        "        raise ImportError('Importing the numpy C-extensions failed.') from exc\n"
+        "importlib.import_module = wrapped\n"
+        "raise SystemExit(symattn.cli.main(['derive', '--example', 'seed']))\n"
+    )
+    done = subprocess.run(_python("-c", code), env=ENV, capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (130, "symattn: interrupted\n")

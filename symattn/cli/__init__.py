@@ -22,5 +22,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("symattn: interrupted", file=sys.stderr)
         return 130
+    except ImportError as exc:  # NumPy turns Ctrl-C during its C import into an ImportError
+        if not _interrupted(exc):
+            raise
+        print("symattn: interrupted", file=sys.stderr)
+        return 130
     status: int = commands.main(argv)
     return status
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Was ``exc`` raised because of a Ctrl-C (anywhere in its chain of causes)?"""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False

@@ -54,6 +54,7 @@ _MORE_MATH = {
     "∂": r"\partial",
     "∇": r"\nabla",
     "‖": r"\|",
+    "…": r"\ldots",  # ASCII, so an English document or fragment needs no input encoding
     "∣": r"\mid",
     "⊙": r"\odot",
     "⊤": r"\top",
@@ -65,7 +66,7 @@ _MORE_MATH = {
 }
 _CHECKMARK = r"\ensuremath{\checkmark}"  # amssymb: a standalone document loads it then
 #: Punctuation and arrows beyond Latin-1 that pdflatex's T1/TS1 encodings set.
-_PDFLATEX_PUNCTUATION = frozenset("–—‘’‚“”„†‡•…‰‹›€™←↑↓")
+_PDFLATEX_PUNCTUATION = frozenset("–—‘’‚“”„†‡•‰‹›€™←↑↓")
 #: Combining accents on a letter, as LaTeX's text accents.
 _ACCENTS = {
     "\u0300": "`",
