@@ -27,7 +27,7 @@ class Crosscheck:
     worst_step: str | None
     worst_index: tuple[int, int] | None
     #: Some entry is off by more than 1e-12 of its own value, yet within what float64 can
-    #: do for the terms behind it (cancellation, an additive −1e9): "passed within
+    #: do for the terms behind it (cancellation, a −1e9 added): "passed within
     #: float64's error".
     conditioned: bool = False
 

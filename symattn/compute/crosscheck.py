@@ -8,7 +8,7 @@ Float64 cancellation (0.1 + 0.2 − 0.3) and underflow (e^−1000, below
 the smallest normal double) are then not reported as disagreement, while a wrong
 value is; entries whose float64 terms overflow (scores of 10⁴⁰⁰) are not compared.
 ``passed`` means a relative error of at most 1e-12 everywhere; the sizes carry the
-condition of every step before (a LayerNorm's cancellation, an additive −1e9), so the
+condition of every step before (a LayerNorm's cancellation, a mask of −1e9 added), so the
 bound on an entry is about n·ε·Σ|terms|.  Where an entry is off by more than 1e-12 of its
 own value but within that bound, the verdict is "passed within float64's error".
 

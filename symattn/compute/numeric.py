@@ -196,7 +196,7 @@ def _head(
     # exp(s_j − max) carries the absolute error of s_j − max, about ε·(|terms of s_j| +
     # |terms of the max|): so weight j has the size w_j·(1 + |terms of s_j| + the row's
     # largest terms), at least the row's largest weight.  A float path that cannot resolve
-    # the scores at all (10⁹⁹ + 1 against 10⁹⁹, or s − 10⁹ with an additive mask) is then
+    # the scores at all (10⁹⁹ + 1 against 10⁹⁹, or s − 10⁹ with a mask added) is then
     # measured against what float64 can do; terms that overflowed leave the row uncompared.
     top_terms = np.max(mag, axis=1, keepdims=True)
     terms = np.where(weights > 0, weights * (1.0 + mag + top_terms), 0.0)
