@@ -72,6 +72,7 @@ def _data(outputs: list[dict[str, Any]], mime: str) -> list[str]:
     return texts
 
 
+@pytest.mark.slow  # a Jupyter kernel: 4 s of the default run
 def test_notebook_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     missing = [m for m in JUPYTER if importlib.util.find_spec(m) is None]
     if missing:

@@ -77,6 +77,7 @@ def test_an_interrupt_during_the_heavy_imports_is_one_line() -> None:
 #: After the interpreter's own start (site takes ~30 ms, where no code of symattn runs yet
 #: and Python itself prints the traceback), during and after the imports (~0.4 s).
 @pytest.mark.parametrize("delay", [0.15, 0.3, 0.6])
+@pytest.mark.slow  # timed processes: the deterministic tests above stay in the default run
 def test_ctrl_c_at_start_up_prints_no_traceback(
     command: list[str], delay: float, console_script: str
 ) -> None:
