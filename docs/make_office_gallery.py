@@ -26,7 +26,7 @@ from symattn.render import render
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent))
-from tests.spreadsheet import recalculating_profile  # noqa: E402  (the tests' LibreOffice)
+from tests.spreadsheet import convert, recalculating_profile  # noqa: E402  (the tests' LibreOffice)
 
 OFFICE = DOCS / "gallery" / "office"
 RESOLUTION = 60
@@ -54,21 +54,7 @@ def main() -> int:
             if source not in made:
                 d = symattn.derive(example_path(name))
                 source.write_bytes(render(d, fmt, lang=lang))  # type: ignore[arg-type]
-                subprocess.run(
-                    [
-                        soffice,
-                        f"-env:UserInstallation={profile.as_uri()}",
-                        "--headless",
-                        "--convert-to",
-                        "pdf",
-                        "--outdir",
-                        str(folder),
-                        str(source),
-                    ],
-                    check=True,
-                    capture_output=True,
-                    timeout=300,
-                )
+                convert([source], folder, "pdf", profile)
                 made[source] = source.with_suffix(".pdf")
             stem = folder / image.removesuffix(".png")
             subprocess.run(

@@ -39,38 +39,30 @@ def recalculating_profile(folder: Path) -> Path:
     return profile
 
 
+def convert(paths: list[Path], folder: Path, to: str, profile: Path) -> list[Path]:
+    """``soffice --headless --convert-to TO`` of every file into ``folder``, with its own
+    user ``profile`` (so that conversions can run side by side): the converted paths."""
+    program = soffice()
+    assert program is not None
+    subprocess.run(
+        [program, f"-env:UserInstallation={profile.as_uri()}", "--headless",
+         "--convert-to", to, "--outdir", str(folder), *map(str, paths)],
+        check=True, capture_output=True, timeout=600,
+    )  # fmt: skip
+    return [folder / p.with_suffix("." + to).name for p in paths]
+
+
 def recalculate(paths: list[Path], folder: Path) -> list[Path]:
     """Each workbook without its cached values, recalculated by LibreOffice: the paths of
     the recalculated copies (in ``folder``)."""
-    program = soffice()
-    assert program is not None
     profile = recalculating_profile(folder)
     bare = folder / "bare"
     out = folder / "recalculated"
     bare.mkdir(exist_ok=True)
     out.mkdir(exist_ok=True)
-    inputs = []
-    for path in paths:
-        book = openpyxl.load_workbook(path)  # formulas; saving drops the cached values
-        target = bare / path.name
-        book.save(target)
-        inputs.append(str(target))
-    subprocess.run(
-        [
-            program,
-            f"-env:UserInstallation={profile.as_uri()}",
-            "--headless",
-            "--convert-to",
-            "xlsx",
-            "--outdir",
-            str(out),
-            *inputs,
-        ],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    return [out / p.name for p in paths]
+    for path in paths:  # formulas only: openpyxl saves them without the cached values
+        openpyxl.load_workbook(path).save(bare / path.name)
+    return convert([bare / p.name for p in paths], out, "xlsx", profile)
 
 
 def tables(path: Path, values: bool = True) -> dict[str, list[list[Any]]]:

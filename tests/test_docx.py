@@ -30,7 +30,7 @@ from symattn.render import render
 from symattn.render.markdown import math_fragments
 
 from .helpers import run_cli
-from .spreadsheet import recalculating_profile
+from .spreadsheet import convert, recalculating_profile
 from .test_alibi import HEADS as ALIBI
 from .test_window import BASE as WINDOW
 
@@ -198,21 +198,7 @@ def test_libreoffice_shows_every_page_without_placeholders(tmp_path: Path) -> No
         path.write_bytes(render(symattn.derive(example_path(name)), "docx", lang=lang))
         files.append(path)
     profile = recalculating_profile(tmp_path)  # its own profile: soffice runs side by side
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={profile.as_uri()}",
-            "--headless",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(tmp_path),
-            *map(str, files),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    convert(files, tmp_path, "pdf", profile)
     for path in files:
         pdf = path.with_suffix(".pdf")
         text = subprocess.run(
