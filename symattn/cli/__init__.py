@@ -4,13 +4,23 @@
 imported, so that Ctrl-C while SymPy, NumPy and the commands load (a second on a busy
 machine) ends with ``symattn: interrupted`` and exit status 130, as it does later,
 never with a traceback.
+
+The imports run with SIGINT blocked (where the platform can block a signal): a Ctrl-C
+that arrives meanwhile waits, and is delivered as a :class:`KeyboardInterrupt` the moment
+the imports are done, where :func:`main` catches it.  Left unblocked, a Ctrl-C inside a
+C extension's own import is not always a KeyboardInterrupt at all: NumPy's C core, for
+one, reports it as ``ImportError: PyCapsule_Import could not import module "datetime"``,
+with the interrupt lost from the chain of causes.
 """
 
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import ModuleType
 
 __all__ = ["main"]
 
@@ -18,17 +28,39 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``symattn ARGV`` (``sys.argv[1:]`` by default); return the exit status."""
     try:
-        commands = importlib.import_module(".commands", __name__)
+        commands = _import_commands()
     except KeyboardInterrupt:
         print("symattn: interrupted", file=sys.stderr)
         return 130
-    except ImportError as exc:  # NumPy turns Ctrl-C during its C import into an ImportError
+    except ImportError as exc:  # where SIGINT cannot be blocked (see the module's note)
         if not _interrupted(exc):
             raise
         print("symattn: interrupted", file=sys.stderr)
         return 130
     status: int = commands.main(argv)
     return status
+
+
+def _import_commands() -> ModuleType:
+    """The commands module, imported with Ctrl-C held back until the import is done."""
+    with _sigint_held():
+        return importlib.import_module(".commands", __name__)
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Block SIGINT inside the block; a Ctrl-C that came meanwhile is raised on leaving it."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:  # Windows: no signal masks; the ImportError chain is looked at instead
+        yield
+        return
+    before = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        # Unblocking delivers a pending SIGINT: Python's handler raises KeyboardInterrupt
+        # at the next instruction, here in the caller's ``try``.
+        block(signal.SIG_SETMASK, before)
 
 
 def _interrupted(exc: BaseException) -> bool:
