@@ -53,3 +53,12 @@ def normalise_json(text: str) -> dict[str, Any]:
     check = data.get("crosscheck", {})
     data["crosscheck"] = {"passed": check.get("passed")}
     return data
+
+
+def said(message: Any, lang: str = "en") -> str:
+    """A check result's :class:`~symattn.messages.Message` as the terminal writes it."""
+    from symattn.messages import say
+    from symattn.render.voice import text_voice
+    from symattn.words import words
+
+    return "" if message is None else say(message, text_voice(words(lang)))

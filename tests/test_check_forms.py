@@ -27,6 +27,8 @@ from symattn.examples import example_path
 from symattn.load.readings import read_answer
 from symattn.numbers import decimal_context, round_half_away
 
+from .helpers import said
+
 SEED = example_path("seed")
 KEY = symattn.derive(SEED)
 A11 = KEY.step("weights").values[0][0]  # 0.107042…
@@ -144,7 +146,7 @@ def test_places_from_the_problem_file(tmp_path: Path) -> None:
     result = check(problem, {"weights[1,1]": "0.11", "weights[1,2]": "0.8930"})
     statuses = [e.status for e in result.steps[0].entries]
     assert statuses == ["too_coarse", "ok"]
-    assert "4 decimal places" in (result.steps[0].entries[0].message or "")
+    assert "4 decimal places" in said(result.steps[0].entries[0].message)
     assert result.exit_status == 1
 
 
@@ -152,10 +154,12 @@ def test_an_exact_answer_near_the_key_says_it_was_read_as_exact() -> None:
     result = check(KEY, {"weights[1,1]": "3/28"})
     (entry,) = result.steps[0].entries
     assert entry.status == "wrong"
-    assert entry.message is not None and "exact value" in entry.message
+    assert "exact value" in said(entry.message)
     # the key as the tool writes it, which a student may copy: e^(√2) / (e^(√2) + e^(5√2/2))
-    assert "e^(√2) / (e^(√2) + e^(5√2/2))" in entry.message and "0.1070" in entry.message
-    assert entry.message_zh is not None and "精确" in entry.message_zh
+    assert "e^(√2) / (e^(√2) + e^(5√2/2))" in said(entry.message) and "0.1070" in said(
+        entry.message
+    )
+    assert "精确" in said(entry.message, "zh")
 
 
 @pytest.mark.parametrize(
@@ -212,7 +216,7 @@ def test_one_unreadable_entry_leaves_the_rest_marked(tmp_path: Path) -> None:
     statuses = [e.status for e in result.steps[0].entries]
     assert statuses == ["invalid", "ok", "ok", "ok"]
     assert result.exit_status == 1
-    message = result.steps[0].entries[0].message or ""
+    message = said(result.steps[0].entries[0].message)
     assert "oops" in message and "could not be read" in message
 
 
@@ -275,3 +279,55 @@ def test_plain_decimals_read_as_the_parser_reads_them(text: str) -> None:
         slow = _interval(parse(text, ANSWER))
     assert (fast.value, fast.radius) == (+slow.mid, +slow.rad)
     assert str(fast.value) == str(+slow.mid) and str(fast.radius) == str(+slow.rad)
+
+
+@pytest.mark.parametrize(
+    ("written", "status"),
+    [
+        ("1.4142", "ok"),
+        ("1.414200", "ok"),  # more places than asked: one unit of the 4th place (SPEC §13)
+        ("1.41421356", "ok"),
+        ("1.4143", "ok"),  # 0.86 of a unit above √2 = 1.4142136
+        ("1.414300", "ok"),
+        ("1.414100", "wrong"),  # 1.14 units below
+        ("1.4141", "wrong"),
+        ("1.41", "too_coarse"),
+        ("√2", "ok"),
+    ],
+)
+def test_places_hold_every_decimal_to_the_asked_place(written: str, status: str) -> None:
+    result = check(KEY, {"scaled_scores[1,1]": written}, places=4)
+    assert [e.status for e in result.steps[0].entries] == [status]
+
+
+def test_an_exact_value_with_few_places_is_not_coarse() -> None:
+    """2 for the score 2 and 0 for 0 have fewer than 4 places and are exact: right."""
+    result = check(KEY, {"scores": [["2", "5"], ["5.0", "0"]]}, places=4)
+    assert [e.status for e in result.steps[0].entries] == ["ok"] * 4
+
+
+def test_an_exact_value_from_a_wrong_step_is_not_premature_rounding() -> None:
+    """Scores divided by d_k = 2 are 1 and 2.5 (exact, not rounded): the weights worked
+    from them carry that error; it is never 'rounded too early'."""
+    answers = {
+        "scaled_scores": [["1", "2.5"], ["2.5", "0"]],
+        "weights": [["0.1824", "0.8176"], ["0.9241", "0.0759"]],
+    }
+    result = check(KEY, answers)
+    steps = {s.id: s for s in result.steps}
+    assert [d.id for d in steps["scaled_scores"].diagnosis] == ["scaled_by_d_model", "scaled_by_dk"]
+    assert steps["weights"].carried_forward and not steps["weights"].diagnosis
+    assert "Scaled scores" in said(steps["weights"].note)
+    for lang in ("en", "zh"):
+        assert "premature_rounding" not in json.dumps(result.to_json(lang, True))
+
+
+def test_a_rounded_step_is_still_premature_rounding() -> None:
+    """The same weights worked from scaled scores rounded to 1 place are: 1.4 and 3.5."""
+    answers = {
+        "scaled_scores": [["1.4", "3.5"], ["3.5", "0"]],
+        "weights": [["0.1096", "0.8904"], ["0.9707", "0.0293"]],
+    }
+    result = check(KEY, answers)
+    steps = {s.id: s for s in result.steps}
+    assert [d.id for d in steps["weights"].diagnosis] == ["premature_rounding"]

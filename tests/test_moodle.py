@@ -40,7 +40,7 @@ from symattn.exercises import (
 from symattn.exercises.cloze import Field
 from symattn.load import load
 
-from .helpers import REGEN, ROOT
+from .helpers import REGEN, ROOT, said
 from .html_pages import ENGLISH
 from .reference import attention
 
@@ -271,7 +271,7 @@ def test_a_mistake_value_carries_its_message() -> None:
         (answer,) = [a for a in field.alternatives if Decimal(a.answer) == wrong]
         assert answer.percent == 0
         feedback = answer.feedback_text
-        assert feedback.startswith(table.message(lang, "weights", [(0, 1)]))
+        assert feedback.startswith(said(table.message("weights", [(0, 1)]), lang))
         assert words in feedback and "a₁,₂" in feedback
 
 
@@ -296,7 +296,7 @@ def test_two_mistakes_with_one_value_share_one_answer() -> None:
             assert makers
             name = entry_name("weights", i, j)
             for t in makers:
-                sentence = t.message("en", "weights", [(i, j)]).removeprefix(name + ": ")
+                sentence = said(t.message("weights", [(i, j)])).removeprefix(name + ": ")
                 assert sentence in answer.feedback_text
             assert answer.feedback_text.count(name + ":") == 1
             shared += len({t.id for t in makers}) > 1

@@ -325,3 +325,21 @@ def test_a_weaker_mistake_only_when_no_other_fits(node: Node) -> None:
     assert named("1", "1") == []  # nothing wrong: nothing to explain
     mistakes.pop(1), mistakes.pop(1)
     assert named("2", "3") == ["premature_rounding"]
+
+
+@pytest.mark.parametrize("asked", [2, 3, 4])
+@pytest.mark.parametrize("places", [2, 3, 4, 5, 6, 8])
+@pytest.mark.parametrize("units", [-15, -10, -9, -1, 0, 1, 9, 10, 11, 15])
+def test_more_places_than_asked_are_held_to_the_asked_place(
+    node: Node, asked: int, places: int, units: int
+) -> None:
+    """SPEC §13: with places = N, a decimal of N or more places is right within one unit of
+    the N-th place (tenths of that unit here), on the page as in check."""
+    moved = Fraction(A11) + Fraction(units, 10 ** (asked + 1))
+    text = round_half_away(moved, places)
+    answer = node.ask({"mark": text, "expected": str(A11), "places": asked})
+    status = _check_status("weights", text, asked)
+    assert answer["status"] == status, text
+    if places >= asked:
+        within = abs(Decimal(text) - Decimal(str(A11))) <= Decimal(1).scaleb(-asked)
+        assert (status == "ok") == within, text

@@ -10,6 +10,7 @@ from symattn.compute import derivation
 from symattn.examples import example_path
 from symattn.load import load
 
+from .helpers import said
 from .reference import attention
 
 PROBLEM = {
@@ -51,7 +52,7 @@ def test_only_entries_that_differ_once_rounded_are_named(tables) -> None:  # typ
 
 def test_the_message_names_the_entries_in_each_language(tables) -> None:  # type: ignore[no-untyped-def]
     table = tables["no_scaling"]
-    en, zh = table.message("en", "weights", [(0, 1)]), table.message("zh", "weights", [(0, 1)])
+    en, zh = (said(table.message("weights", [(0, 1)]), lang) for lang in ("en", "zh"))
     assert "√d_k = √2" in en and "a₁,₂" in en
     assert "a₁,₂" in zh and "the" not in zh
 

@@ -15,11 +15,12 @@ from fractions import Fraction
 
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
+from ..formula import Sym
+from ..messages import Fact, Joined, Math, Message
 from ..numbers import round_half_away
 from ..plan import Plan
 from ..problem import Problem
-from ..render.walker import title_of
-from ..words import Words, words
+from ..render.walker import title_fact
 from .answers import Answers
 from .compare import Overrides, close, evaluation, key_values
 from .mistakes import MISTAKES, Mistake, Run, message, pairs, runs
@@ -43,25 +44,17 @@ class Diagnoser:
         self.key, self.answers, self.plan = key, answers, plan
         self.problem = key.problem
         self.naming = naming
-        self.en, self.zh = words("en"), words("zh")
-
-    def title(self, language: Words, step_id: str) -> str:
-        return title_of(self.key.step(step_id), language)
 
     # -- why ----------------------------------------------------------------------------
     def diagnosis(
         self, mistake: Mistake, step_id: str, cells: list[tuple[int, int]], facts: dict[str, object]
     ) -> Diagnosis:
-        messages = []
-        for language in (self.en, self.zh):
-            said = dict(facts)
-            if "step" in facts:  # premature rounding names the step rounded too early
-                said["step"] = self.title(language, str(facts["step"]))
-            names = self.naming.entries(language, step_id, cells)
-            messages.append(
-                message(mistake, language, names, self.problem, said, self.naming.variant)
-            )
-        return Diagnosis(mistake.id, messages[0], messages[1], self.naming.cells(cells))
+        said = dict(facts)
+        if "step" in facts:  # premature rounding names the step rounded too early
+            said["step"] = title_fact(self.key.step(str(facts["step"])))
+        entries = self.naming.entries_fact(step_id, cells)
+        said_message = message(mistake, entries, self.problem, said, self.naming.variant)
+        return Diagnosis(mistake.id, said_message, self.naming.cells(cells))
 
     def _fits(self, step_id: str, values: DecimalMatrix, slack: DecimalMatrix | None) -> bool:
         tolerance = self.answers.tolerance
@@ -187,37 +180,31 @@ class Diagnoser:
         if not wrong or not (len(wrong) <= answered // 3 or (len(wrong) <= 2 and right >= 2)):
             return None
         step = self.key.step(step_id)
-        parts = {"en": [], "zh": []}  # type: dict[str, list[str]]
+        parts: list[Fact] = []
         for i, j, g in wrong:
             value = reference[i][j]
+            want: Fact
             if not value.is_finite():
-                want = "−∞"
+                want = Math(Sym("neg_inf"))
             elif g.exact and reference is expected:
                 want = step.exact_str(i, j)
             elif g.exact and value == value.to_integral_value():
                 want = str(int(value))
             else:
                 want = round_half_away(Fraction(value), max(4, g.places or 0))
-            for lang, language in (("en", self.en), ("zh", self.zh)):
-                parts[lang].append(
-                    language(
-                        "diagnosis.slip_entry",
-                        name=self.naming.entry(step_id, i, j),
-                        given=g.text,
-                        want=want,
-                    )
+            parts.append(
+                Message.of(
+                    "diagnosis.slip_entry",
+                    name=self.naming.entries_fact(step_id, [(i, j)]),
+                    given=g.text,
+                    want=want,
                 )
+            )
         cells = [(i, j) for i, j, _ in wrong]
         ending = "one" if len(wrong) == 1 else "many"
-        messages = {
-            lang: language(
-                "diagnosis.arithmetic_slip",
-                slips=language("list.sep2").join(parts[lang]),
-                entries=self.naming.entries(language, step_id, cells),
-            )
-            + language(f"diagnosis.arithmetic_slip_{ending}")
-            for lang, language in (("en", self.en), ("zh", self.zh))
-        }
-        return Diagnosis(
-            "arithmetic_slip", messages["en"], messages["zh"], self.naming.cells(cells)
-        )
+        said = Message.of(
+            "diagnosis.arithmetic_slip",
+            slips=Joined(tuple(parts), "list.sep2"),
+            entries=self.naming.entries_fact(step_id, cells),
+        ).followed_by(Message.of(f"diagnosis.arithmetic_slip_{ending}"))
+        return Diagnosis("arithmetic_slip", said, self.naming.cells(cells))

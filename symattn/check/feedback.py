@@ -12,19 +12,21 @@ the marks, the diagnosis and the hints.
 from __future__ import annotations
 
 from ..formula import Name, Sub, Sym
+from ..messages import Entries, Message, say
 from ..printing import Notation
 from ..render import docx_from
 from ..render.blocks import Display, Sentence
 from ..render.kinds import step_blocks
-from ..render.latex import display, latex_message, sentence
+from ..render.latex import display, sentence
 from ..render.tex import TexPrinter, text_escape
 from ..render.tex_document import document
 from ..render.text import line_text, width
 from ..render.unicode_math import UnicodeMath
+from ..render.voice import latex_voice, text_voice
 from ..render.walker import title_of
 from ..words import Words, words
 from .mistakes import mistake_name
-from .naming import Naming, entry_name, entry_names
+from .naming import Naming, entry_name
 from .results import CheckResult, StepResult
 
 __all__ = [
@@ -81,18 +83,16 @@ def _verdict(result: CheckResult, language: Words) -> str:
     return language("feedback.verdict_incorrect", step=step)
 
 
-def _message(language: Words, english: str | None, chinese: str | None) -> str | None:
-    return chinese if language.lang == "zh" else english
-
-
-def entry_messages(step: StepResult, language: Words) -> list[tuple[str, str]]:
+def entry_messages(step: StepResult) -> list[Message]:
     """What is said of single entries, each message once with the entries it is about."""
-    said: dict[str, list[tuple[int, int]]] = {}
+    said: dict[Message, list[tuple[int, int]]] = {}
     for e in step.entries:
-        message = _message(language, e.message, e.message_zh)
-        if message:
-            said.setdefault(message, []).append((e.index[0] - 1, e.index[1] - 1))
-    return [(entry_names(language, step.id, cells), message) for message, cells in said.items()]
+        if e.message is not None:
+            said.setdefault(e.message, []).append((e.index[0] - 1, e.index[1] - 1))
+    return [
+        Message.of("feedback.entry_message", names=Entries(step.id, tuple(cells)), message=m)
+        for m, cells in said.items()
+    ]
 
 
 def _derived_lines(
@@ -114,6 +114,7 @@ def render_feedback_text(
     result: CheckResult, lang: str = "en", digits: int = 4, show_key: bool = True
 ) -> str:
     w = words(lang)
+    voice = text_voice(w, digits)
     out = [w("feedback.title", source=result.source), score_line(result, w), _verdict(result, w)]
     for step in result.steps:
         out.append("")
@@ -123,8 +124,8 @@ def render_feedback_text(
         title = title_of(result.derivation.step(step.id), w)
         head = f"{'▶' if first else ' '} {title}  {symbol} {w('feedback.' + step.status)}"
         out.append(head + (f"   {w('feedback.first')}" if first else ""))
-        if step.error:
-            out.append(f"    {_message(w, step.error, step.error_zh)}")
+        if step.error is not None:
+            out.append(f"    {say(step.error, voice)}")
         if step.carried_forward:
             out.append(f"    {w('feedback.carried')}")
         header = (w("feedback.entry"), w("feedback.given")) + (
@@ -139,16 +140,15 @@ def render_feedback_text(
         for r in rows:
             padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
             out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
-        for names, message in entry_messages(step, w):
-            out.append("    " + w("feedback.entry_message", names=names, message=message))
-        note = _message(w, step.note, step.note_zh)
-        if note:
-            out.append(f"    {w('feedback.note')} {note}")
+        for message in entry_messages(step):
+            out.append("    " + say(message, voice))
+        if step.note is not None:
+            out.append(f"    {w('feedback.note')} {say(step.note, voice)}")
         if step.diagnosis:
             out.append(f"    {w('feedback.diagnosis')}")
             for d in step.diagnosis:
                 name = mistake_name(w, d.id, Naming(result.derivation.problem.layout).variant)
-                out.append(f"      • {name} — {_message(w, d.message, d.message_zh)}")
+                out.append(f"      • {name} — {say(d.message, voice)}")
         wrong = _first_wrong(step)
         if first and wrong is not None and show_key:
             out.append(f"    {w('feedback.derivation')}")
@@ -169,6 +169,7 @@ def render_feedback_latex(
     w = words(lang)
     names = Notation.build(notation, result.derivation.problem.renames)
     printer = TexPrinter(names, digits)
+    voice = latex_voice(w)
     body = [text_escape(score_line(result, w, score)), text_escape(_verdict(result, w))]
     for step in result.steps:
         first = step.id == result.first_error
@@ -180,8 +181,8 @@ def render_feedback_latex(
             + (f" {text_escape(w('feedback.first'))}" if first else "")
             + "}"
         )
-        if step.error:
-            body.append(text_escape(_message(w, step.error, step.error_zh) or ""))
+        if step.error is not None:
+            body.append(say(step.error, voice))
         if step.carried_forward:
             body.append(text_escape(w("feedback.carried")))
         if step.entries:
@@ -198,18 +199,15 @@ def render_feedback_latex(
                 cells.append(mark(e.status, w, latex=True))
                 body.append(" & ".join(cells) + " \\\\")
             body.append("\\end{tabular}")
-            for listed, message in entry_messages(step, w):
-                body.append(
-                    latex_message(w("feedback.entry_message", names=listed, message=message))
-                )
-        note = _message(w, step.note, step.note_zh)
-        if note:
-            body.append(text_escape(f"{w('feedback.note')} {note}"))
+            for said in entry_messages(step):
+                body.append(say(said, voice))
+        if step.note is not None:
+            body.append(f"{text_escape(w('feedback.note'))} {say(step.note, voice)}")
         if step.diagnosis:
             body.append(text_escape(w("feedback.diagnosis")))
             body.append("\\begin{itemize}")
             for d in step.diagnosis:
-                message = latex_message(_message(w, d.message, d.message_zh) or "")
+                message = say(d.message, voice)
                 variant = Naming(result.derivation.problem.layout).variant
                 name = text_escape(mistake_name(w, d.id, variant))
                 body.append(f"\\item \\textbf{{{name}}}: {message}")

@@ -16,16 +16,17 @@ Entries and steps carry ``data-step``, ``data-row``, ``data-col`` (1-based) and
 from __future__ import annotations
 
 from ..formula import Line, Name, Sub, Sym
+from ..messages import Entries, Message, say
 from ..printing import Notation
 from ..render.blocks import Display
-from ..render.html import display_html, inline_html, message_html
+from ..render.html import display_html, inline_html
 from ..render.html_page import esc, fragment, page
 from ..render.kinds import step_blocks
 from ..render.tex import TexPrinter
+from ..render.voice import html_voice
 from ..render.walker import title_of
 from ..words import Words, words
 from .feedback import entry_messages, score_line
-from .naming import entry_name
 from .results import CheckResult, Diagnosis, StepResult, set_presenter
 
 __all__ = ["feedback_fragment", "render_feedback_html"]
@@ -60,14 +61,12 @@ def _derived(
     return f"<p>{esc(w('feedback.derivation'))}</p>" + display_html(Display(tuple(lines)), printer)
 
 
-def _message(d: Diagnosis, step: StepResult, w: Words, show_key: bool) -> str:
-    """The diagnosis in ``w``'s language, without the step it is already under."""
+def _message(d: Diagnosis, step: StepResult, show_key: bool) -> Message:
+    """The diagnosis, without the right values when the key is hidden."""
     if d.id == "arithmetic_slip" and not show_key:  # its sentence names the right values
-        names = ", ".join(
-            entry_name(step.id, e.index[0] - 1, e.index[1] - 1) for e in step.entries if not e.ok
-        )
-        return w("feedback.slip_hidden", entries=names)
-    return d.message_zh if w.lang == "zh" else d.message
+        cells = tuple((e.index[0] - 1, e.index[1] - 1) for e in step.entries if not e.ok)
+        return Message.of("feedback.slip_hidden", entries=Entries(step.id, cells))
+    return d.message
 
 
 def _entries(step: StepResult, w: Words, printer: TexPrinter, show_key: bool) -> str:
@@ -112,21 +111,19 @@ def _step(
         f'data-step="{esc(step.id)}" data-status="{esc(step.status)}">',
         f"<h2>{esc(_step_title(result, step.id, w))} {badge}{flag}</h2>",
     ]
-    if step.error:
-        out.append(
-            f"<p>{message_html((step.error_zh if w.lang == 'zh' else step.error) or '')}</p>"
-        )
+    voice = html_voice(w)
+    if step.error is not None:
+        out.append(f"<p>{say(step.error, voice)}</p>")
     if step.carried_forward:
         out.append(f'<p class="muted">{esc(w("feedback.carried"))}</p>')
     if step.entries:
         out.append(_entries(step, w, printer, show_key))
-    for names, said in entry_messages(step, w):
-        out.append(f"<p>{message_html(w('feedback.entry_message', names=names, message=said))}</p>")
-    note = step.note_zh if w.lang == "zh" else step.note
-    if note:
-        out.append(f"<p>{esc(w('feedback.note'))} {message_html(note)}</p>")
+    for said in entry_messages(step):
+        out.append(f"<p>{say(said, voice)}</p>")
+    if step.note is not None:
+        out.append(f"<p>{esc(w('feedback.note'))} {say(step.note, voice)}</p>")
     for d in step.diagnosis:
-        message = message_html(_message(d, step, w, show_key))
+        message = say(_message(d, step, show_key), voice)
         out.append(
             f'<div class="diagnosis" data-diagnosis="{esc(d.id)}"><strong>'
             f"{esc(w('mistake.' + d.id))}</strong> — {message}</div>"

@@ -24,11 +24,11 @@ from decimal import Decimal
 
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
+from ..formula import Value
+from ..messages import Math, Message, Titles
 from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
-from ..printing import pretty
-from ..render.walker import title_of
-from ..words import Words, words
+from ..render.walker import title_fact
 from .answers import Answers, Given, answer_steps
 from .compare import EXACT_TOLERANCE, Overrides, close, evaluation, key_values, overrides_before
 from .diagnose import Diagnoser
@@ -81,13 +81,9 @@ class Marker:
         self.problem = key.problem
         plan = forward_plan(self.problem)
         self.plan = plan + backward_plan(self.problem) if key.has("dO") else plan
-        self.en, self.zh = words("en"), words("zh")
         self.right_steps: set[str] = set()
         self.naming = Naming(self.problem.layout)
         self.why = Diagnoser(key, answers, self.plan, self.naming)
-
-    def title(self, language: Words, step_id: str) -> str:
-        return title_of(self.key.step(step_id), language)
 
     def run(self) -> list[StepResult]:
         results = []
@@ -99,8 +95,12 @@ class Marker:
                         step_id,
                         [],
                         diagnosis=self.other_view(step_id),
-                        error=self.answers.unreadable[step_id],
-                        error_zh=self.zh("step.unreadable", rows=rows, cols=cols),
+                        error=Message.of(
+                            "step.unreadable",
+                            rows=rows,
+                            cols=cols,
+                            reason=self.answers.unreadable[step_id],
+                        ),
                     )
                 )
                 continue
@@ -138,15 +138,28 @@ class Marker:
         return out
 
     def _coarse(self, steps: list[str]) -> tuple[str, int] | None:
-        """The first earlier step written (really rounded) with too few places."""
+        """The first earlier step that was really rounded with too few places: some entry
+        of it written with at most ``COARSE_PLACES`` places differs from the key, and every
+        entry that differs is the key rounded to the places written.  A value that is
+        exact (2.5 for 5/2) is never rounded, and a step with an entry that no rounding
+        explains (2.5 for 5/√2, after dividing by d_k) is wrong, not rounded."""
         for step_id in steps:
             expected = key_values(self.key, step_id)
+            coarse: int | None = None
+            wrong = False
             for i, row in enumerate(self.answers.steps[step_id]):
                 for j, g in enumerate(row):
-                    if g is None or not g.valid or g.places is None or g.places > COARSE_PLACES:
+                    if g is None or not g.valid or not expected[i][j].is_finite():
                         continue
-                    if abs(g.value - expected[i][j]) > EXACT_TOLERANCE:
-                        return step_id, g.places
+                    off = abs(g.value - expected[i][j])
+                    if off <= EXACT_TOLERANCE:
+                        continue
+                    if g.places is None or off > Decimal(1).scaleb(-g.places):
+                        wrong = True  # not the key rounded: a wrong entry, not a rounding
+                    elif g.places <= COARSE_PLACES and coarse is None:
+                        coarse = g.places
+            if coarse is not None and not wrong:
+                return step_id, coarse
         return None
 
     def step(self, step_id: str) -> StepResult:
@@ -194,13 +207,13 @@ class Marker:
             return []  # nothing written, or a symmetric matrix: either view reads the same
         for i, j, g in given:
             value = expected[i][j]
-            if not g.valid or value is None or not close(g, value, self.answers.tolerance):
+            if not g.valid or value is None or not close(g, value, self._tolerance(g)):
                 return []
         square = len(grid) == len(grid[0])
         misread = [  # the entries that the written view reads wrong (not the diagonal, …)
             (i, j)
             for i, j, g in given
-            if not (square and _is_close(g, expected[j][i], self.answers.tolerance))
+            if not (square and _is_close(g, expected[j][i], self._tolerance(g)))
         ]
         misread.sort(key=lambda ij: self.naming.index(*ij))
         return [self.why.diagnosis(OTHER_VIEW, step_id, misread, {})]
@@ -227,41 +240,52 @@ class Marker:
                 expected,
                 exact,
                 "invalid",
-                self.en("entry.invalid", text=g.text, reason=g.error),
-                self.zh("entry.invalid", text=g.text, reason=g.error),
+                Message.of("entry.invalid", text=g.text, reason=g.error or ""),
             ), None
         status, trial = "wrong", None
-        if close(g, key, self.answers.tolerance):
+        tolerance = self._tolerance(g)
+        if close(g, key, tolerance):
             status = "ok"
         else:
             for candidate in trials():
-                if close(g, candidate.values[i][j], self.answers.tolerance, candidate.slack[i][j]):
+                if close(g, candidate.values[i][j], tolerance, candidate.slack[i][j]):
                     trial = candidate
                     right = candidate.inputs_right and candidate.coarse is None
                     status = "ok" if right else "carried"
                     break
-        message = message_zh = None
+        message = None
         if status != "wrong" and self._too_coarse(g, key):
             status = "too_coarse"
-            message = self.en("entry.too_coarse", places=self.places)
-            message_zh = self.zh("entry.too_coarse", places=self.places)
+            message = Message.of("entry.too_coarse", places=self.places or 0)
         elif (
             status == "wrong"
             and g.exact
             and key.is_finite()
             and abs(g.value - key) <= CLOSE * max(Decimal(1), abs(key))
         ):
-            facts = {"text": g.text, "exact": pretty(step.exact[i][j]), "decimal": decimal}
-            message = self.en("entry.exact_close", **facts)
-            message_zh = self.zh("entry.exact_close", **facts)
-        return EntryResult(
-            self._index(i, j), g.text, expected, exact, status, message, message_zh
-        ), trial
+            message = Message.of(
+                "entry.exact_close",
+                text=g.text,
+                exact=Math(Value(step.exact[i][j])),
+                decimal=decimal,
+            )
+        return EntryResult(self._index(i, j), g.text, expected, exact, status, message), trial
 
     def _index(self, i: int, j: int) -> tuple[int, int]:
         """Row-layout entry (i, j) as the student wrote it, 1-based."""
         a, b = self.naming.index(i, j)
         return a + 1, b + 1
+
+    def _tolerance(self, g: Given) -> Decimal | None:
+        """How far ``g`` may be from the value (None: one unit of its last written place,
+        SPEC §7).  With ``places = N`` (SPEC §13) a decimal written with N or more places
+        is accepted within one unit of the N-th place, as the sheet asks: 2.121300 and
+        2.1213 are both right for 2.12132 at 4 places."""
+        if self.answers.tolerance is not None:
+            return self.answers.tolerance
+        if self.places is not None and g.places is not None and g.places >= self.places:
+            return Decimal(1).scaleb(-self.places)
+        return None
 
     def _too_coarse(self, g: Given, key: Decimal) -> bool:
         if self.places is None or g.places is None or g.places >= self.places:
@@ -283,12 +307,10 @@ class Marker:
                 result.diagnosis.append(self.why.diagnosis(rounding, result.id, cells, facts))
                 return
             wrong = [s for s in trial.steps if s not in self.right_steps]
-            result.note = self.en("note.carried", steps=self._titles(self.en, wrong))
-            result.note_zh = self.zh("note.carried", steps=self._titles(self.zh, wrong))
+            result.note = Message.of("note.carried", steps=self._titles(wrong))
         elif used and result.status in ("correct", "partial"):
             steps = sorted({s for t in used for s in t.steps}, key=self.key.step_ids.index)
-            result.note = self.en("note.rounded", steps=self._titles(self.en, steps))
-            result.note_zh = self.zh("note.rounded", steps=self._titles(self.zh, steps))
+            result.note = Message.of("note.rounded", steps=self._titles(steps))
 
-    def _titles(self, language: Words, steps: list[str]) -> str:
-        return language("list.sep").join(self.title(language, s) for s in steps)
+    def _titles(self, steps: list[str]) -> Titles:
+        return Titles(tuple(title_fact(self.key.step(s)) for s in steps))

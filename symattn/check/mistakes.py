@@ -18,6 +18,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from ..messages import Entries, Fact, Message
 from ..numbers import Surd
 from ..printing import sstr
 from ..problem import Problem
@@ -145,37 +146,34 @@ OTHER_VIEW = Mistake("column_layout_transposed", ("scores", *SCORED), lambda p, 
 
 def message(
     mistake: Mistake,
-    words: Words,
-    entries: str,
+    entries: Entries,
     problem: Problem,
     facts: dict[str, Any],
     variant: str | None = None,
-) -> str:
-    """A mistake's sentence in ``words``' language, naming ``entries``; ``variant`` picks
-    the words of a layout ("column": the rows and columns of the column layout)."""
+) -> Message:
+    """A mistake's message about ``entries``; ``variant`` picks the words of a layout
+    ("column": the rows and columns of the column layout) where the language has them."""
     if problem.scale_label == "sqrt(d_k)":
-        root = words("diagnosis.root_dk", d_k=problem.d_k)
+        root = Message.of("diagnosis.root_dk", d_k=problem.d_k)
     else:
-        root = words("diagnosis.root_c", c=sstr(problem.scale))
-    values: dict[str, Any] = {
+        root = Message.of("diagnosis.root_c", c=sstr(problem.scale))
+    values: dict[str, Fact] = {
         "entries": entries,
         "root": root,
         "d_k": problem.d_k,
-        "d_model": problem.d_model,
+        "d_model": problem.d_model or 0,
         "d_minus": (problem.d_model or 1) - 1,
     }
     if mistake.words_facts is not None:
-        values |= mistake.words_facts(words, problem)
+        values |= mistake.words_facts(problem)
     key = f"diagnosis.{mistake.id}"
-    if variant is not None and words.has(f"{key}.{variant}"):
-        key += f".{variant}"
     if mistake.id == "premature_rounding":
-        places = facts.get("places", 1)
-        what = words(f"diagnosis.rounded.{facts.get('what', 'scores')}")
+        places = int(facts.get("places", 1))
+        what = Message.of(f"diagnosis.rounded.{facts.get('what', 'scores')}")
         values |= {"places": places, "what": what, "plural": "" if places == 1 else "s"}
         if "step" in facts:  # a step written too coarsely, then worked from
             key, values["step"] = "diagnosis.premature_rounding_step", facts["step"]
-    return words(key, **values)
+    return Message(key, tuple(values.items()), variant)
 
 
 def mistake_name(words: Words, mistake_id: str, variant: str | None = None) -> str:

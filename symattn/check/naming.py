@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..messages import Entries
 from ..printing import TERMINAL
 from ..words import Words
 
@@ -54,6 +55,10 @@ class Naming:
 
     def entries(self, language: Words, step_id: str, cells: list[tuple[int, int]]) -> str:
         return entry_names(language, step_id, [self.index(i, j) for i, j in cells])
+
+    def entries_fact(self, step_id: str, cells: list[tuple[int, int]]) -> Entries:
+        """Row-layout cells (0-based) as a message's fact, named as written."""
+        return Entries(step_id, tuple(self.index(i, j) for i, j in cells))
 
     def cells(self, cells: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
         """Row-layout cells, 0-based, as written and 1-based (a diagnosis's ``cells``)."""

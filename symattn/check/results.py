@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..derivation import Derivation, named
+from ..messages import Message, Voice, said_in, say
+from ..render.voice import text_voice
 from ..words import words
 
 __all__ = ["STATUSES", "CheckResult", "Diagnosis", "EntryResult", "StepResult", "set_presenter"]
@@ -37,8 +39,7 @@ class EntryResult:
     expected: str  # the key's decimal (4 places, or as many as the student wrote)
     exact: str  # the key's exact value (SymPy str form)
     status: str  # one of STATUSES
-    message: str | None = None  # why, in English (an unreadable entry, an exact answer …)
-    message_zh: str | None = None
+    message: Message | None = None  # why (an unreadable entry, an exact answer …)
 
     @property
     def ok(self) -> bool:
@@ -48,8 +49,7 @@ class EntryResult:
 @dataclass(frozen=True)
 class Diagnosis:
     id: str
-    message: str  # English
-    message_zh: str
+    message: Message  # what the mistake is, about which entries
     entries: tuple[tuple[int, int], ...] = ()  # 1-based: the entries it explains
 
     @property
@@ -64,10 +64,8 @@ class StepResult:
     answered: int = 0  # entries given (readable or not)
     total: int = 0  # entries of the step
     diagnosis: list[Diagnosis] = field(default_factory=list)
-    note: str | None = None  # English
-    note_zh: str | None = None
-    error: str | None = None  # the step could not be read as a matrix of its shape
-    error_zh: str | None = None
+    note: Message | None = None
+    error: Message | None = None  # the step could not be read as a matrix of its shape
 
     @property
     def status(self) -> str:
@@ -131,27 +129,34 @@ class CheckResult:
     def answered(self) -> int:
         return sum(len(s.entries) for s in self.steps)
 
-    def to_json(self, lang: str = "en", show_key: bool = True) -> dict[str, Any]:
-        """The JSON object of docs/answers-format.md; messages in ``lang`` (both languages
-        are kept too); ``show_key=False`` leaves out the expected values."""
-        zh = lang == "zh"
-        w = words(lang)
+    def to_json(
+        self, lang: str = "en", show_key: bool = True, voice: Callable[[str], Voice] | None = None
+    ) -> dict[str, Any]:
+        """The JSON object of docs/answers-format.md; messages in ``lang`` (and in every
+        language, as ``message_<lang>``); ``show_key=False`` leaves out the expected
+        values.  ``voice`` gives the writer of each language (default: plain Unicode)."""
+        voices = {name: (voice or _plain)(name) for name in ("en", "zh")}
+        here = voices[lang] if lang in voices else (voice or _plain)(lang)
+
+        def said(message: Message) -> dict[str, str]:
+            return {
+                "message": say(message, here),
+                **{f"message_{name}": say(message, v) for name, v in voices.items()},
+            }
 
         def entry(e: EntryResult, step_id: str) -> dict[str, Any]:
             out: dict[str, Any] = {"index": list(e.index), "given": e.given}
             if show_key:
                 out |= {"expected": e.expected, "exact": e.exact}
             out |= {"ok": e.ok, "status": e.status}
-            if e.message:
-                out |= {
-                    "message": e.message_zh if zh else e.message,
-                    "message_en": e.message,
-                    "message_zh": e.message_zh,
-                }
+            if e.message is not None:
+                out |= said(e.message)
             if e.status == "invalid":  # the entry named as the answers file names it
                 row, col = e.index
-                message = (e.message_zh if zh else e.message) or ""
-                out["error"] = w("entry.error", step=step_id, row=row, col=col, message=message)
+                message = said_in(e.message, here) or ""
+                out["error"] = here.words(
+                    "entry.error", step=step_id, row=row, col=col, message=message
+                )
             return out
 
         def step(s: StepResult) -> dict[str, Any]:
@@ -160,22 +165,16 @@ class CheckResult:
                 "status": s.status,
                 "entries": [entry(e, s.id) for e in s.entries],
                 "diagnosis": [
-                    {
-                        "id": d.id,
-                        "message": d.message_zh if zh else d.message,
-                        "message_en": d.message,
-                        "message_zh": d.message_zh,
-                        "entries": [list(x) for x in d.entries],
-                    }
+                    {"id": d.id, **said(d.message), "entries": [list(x) for x in d.entries]}
                     for d in s.diagnosis
                 ],
                 "carried_forward": s.carried_forward,
                 "score": {"right": s.right, "answered": len(s.entries), "total": s.total},
             }
-            if s.note:
-                out["note"] = s.note_zh if zh else s.note
-            if s.error:
-                out["error"] = s.error_zh if zh else s.error
+            if s.note is not None:
+                out["note"] = say(s.note, here)
+            if s.error is not None:
+                out["error"] = say(s.error, here)
             return out
 
         return {
@@ -184,3 +183,7 @@ class CheckResult:
             "score": {"right": self.right, "answered": self.answered},
             "steps": [step(s) for s in self.steps],
         }
+
+
+def _plain(lang: str) -> Voice:
+    return text_voice(words(lang))

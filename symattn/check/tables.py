@@ -23,10 +23,10 @@ from typing import Any
 
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
+from ..messages import Message
 from ..numbers import round_half_away
 from ..plan import Plan, backward_plan, forward_plan
 from ..problem import Problem
-from ..words import words
 from .answers import answer_steps
 from .compare import evaluation
 from .mistakes import MISTAKES, OTHER_VIEW, Mistake, message, runs
@@ -64,15 +64,12 @@ class MistakeTable:
     def id(self) -> str:
         return self.mistake.id
 
-    def message(self, lang: str, step_id: str, cells: list[tuple[int, int]] | None = None) -> str:
-        """The mistake's sentence in ``lang`` about ``cells`` of ``step_id`` (default: the
-        entries where it differs)."""
-        language = words(lang)
+    def message(self, step_id: str, cells: list[tuple[int, int]] | None = None) -> Message:
+        """The mistake's message about ``cells`` of ``step_id`` (default: the entries where
+        it differs)."""
         naming = Naming(self.problem.layout)
-        named = naming.entries(language, step_id, list(cells or self.differs[step_id]))
-        return message(
-            self.mistake, language, named, self.problem, dict(self.facts), naming.variant
-        )
+        entries = naming.entries_fact(step_id, list(cells or self.differs[step_id]))
+        return message(self.mistake, entries, self.problem, dict(self.facts), naming.variant)
 
 
 def _runs(

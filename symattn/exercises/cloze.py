@@ -27,8 +27,10 @@ from ..check.naming import entry_name
 from ..check.tables import MistakeTable, rounded
 from ..derivation import Derivation
 from ..errors import SymattnError
+from ..messages import say
 from ..numbers import NegInf, rational_value, round_half_away
-from ..words import Words
+from ..render.voice import text_voice
+from ..words import Words, words
 
 __all__ = ["NEG_INF_ANSWERS", "Field", "entry_fields", "field_text", "key_value", "tolerance"]
 
@@ -130,7 +132,7 @@ def _mistake_answers(
                 continue
         elif value in ("-inf", "inf") or abs(Decimal(value) - Decimal(right)) <= unit:
             continue  # NUMERICAL cannot hold −∞; a value within tolerance would never show
-        message = table.message(lang, step_id, [(i, j)])
+        message = say(table.message(step_id, [(i, j)]), text_voice(words(lang)))
         sentences = found.setdefault(value, [])
         if message not in sentences:
             sentences.append(message)

@@ -3,7 +3,8 @@
  * The rules (rules(), which Node also loads for the tests) are those of `symattn check`
  * (symattn/check/marking.py, compare.py and diagnose.py): an entry is read by
  * SymattnReader (the port of symattn's reader); it is `ok` when it is within one unit of
- * its last written place of the key (an exact answer: equal, within 1e-30), the
+ * its last written place of the key (with places asked, of the asked place when it has
+ * at least as many; an exact answer: equal, within 1e-30), the
  * difference taken to 28 digits as Python's default decimal context takes it;
  * `too_coarse` when it is right but written with fewer places than asked and not exactly
  * the key; `invalid` when it cannot be read; `wrong` otherwise.  A step with a wrong entry
@@ -26,13 +27,18 @@
       return R.abs(R.sub(value, expected, DIGITS));
     }
 
-    /** compare.close: within the reading's radius (exact: 1e-30) of the expected value. */
-    function close(reading, expected) {
+    /** compare.close: within the reading's radius (exact: 1e-30) of the expected value;
+     *  with `asked` (marking.Marker._tolerance, SPEC 13), a decimal written with the
+     *  places asked or more is within one unit of the asked place. */
+    function close(reading, expected, asked) {
       const value = reading.value;
       if (value.inf || expected.inf) {
         return value.inf && expected.inf && value.neg === expected.neg;
       }
-      const tolerance = reading.radius.isZero() ? EXACT : R.add(reading.radius, R.ZERO, DIGITS);
+      let tolerance = reading.radius.isZero() ? EXACT : R.add(reading.radius, R.ZERO, DIGITS);
+      if (asked && places !== null && reading.places !== null && reading.places >= places) {
+        tolerance = R.parseDecimal("1E-" + places);
+      }
       return R.cmp(distance(value, expected), tolerance) <= 0;
     }
 
@@ -56,7 +62,7 @@
       if (read === null) return null;
       if (!read.ok) return { status: "invalid", reading: null, note: "invalid" };
       const reading = read.reading;
-      let status = close(reading, expected) ? "ok" : "wrong";
+      let status = close(reading, expected, true) ? "ok" : "wrong";
       let note = "";
       if (status !== "wrong" && tooCoarse(reading, expected)) {
         status = "too_coarse";

@@ -43,6 +43,7 @@ from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..formula import Cell, Join, Label, Line, Lit, Math, Name, Relation, Sub, Sym, Table, Value
+from ..messages import say
 from ..numbers import Surd
 from ..printing import Notation
 from ..render.blocks import Display, Sentence
@@ -52,6 +53,7 @@ from ..render.html_page import esc, page
 from ..render.mathml import math_element, serialize
 from ..render.tex import TexPrinter
 from ..render.view import View, view_of
+from ..render.voice import html_voice
 from ..render.walker import title_of
 from ..steps import Kind
 from ..version import __version__
@@ -266,7 +268,7 @@ def _diagnoses(
             if step_id not in found:
                 continue
             number = len(templates)
-            message = message_html(table.message(w.lang, step_id))
+            message = say(table.message(step_id), html_voice(w))
             name = esc(mistake_name(w, table.id, Naming(key.problem.layout).variant))
             templates.append(
                 f'<template data-template="{number}"><div class="diagnosis" '

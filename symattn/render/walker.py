@@ -40,6 +40,7 @@ from ..formula import (
     Table,
 )
 from ..ids import split_id
+from ..messages import Title
 from ..numbers import Combination, ExpRatio, Surd, rational_value
 from ..plan import result_step
 from ..steps import Kind, Step
@@ -58,6 +59,7 @@ __all__ = [
     "elided",
     "heatmap",
     "table",
+    "title_fact",
 ]
 
 #: Rows and columns of a matrix shown before eliding with ⋯.
@@ -331,13 +333,20 @@ def divisor_symbol(label: str) -> Math:
     return parts[0] if len(parts) == 1 else Paren(Product(parts))
 
 
+def title_fact(step: Step) -> Title:
+    """The step's title as a message's fact: its id, and the wording it takes (embeddings
+    given rather than looked up; an output that is the heads' projection)."""
+    if step.id == "X" and step.kind == Kind.GIVEN:
+        return Title("X", "X_given")
+    if step.id == "output" and step.kind == Kind.PRODUCT and step.operands[:1] == ("concat",):
+        return Title("output", "projection")
+    return Title(step.id)
+
+
 def title_of(step: Step, words: Words) -> str:
     """The step's title in ``words``' language."""
-    if step.id == "X" and step.kind == Kind.GIVEN:
-        return words.title("X", "X_given")
-    if step.id == "output" and step.kind == Kind.PRODUCT and step.operands[:1] == ("concat",):
-        return words.title("output", "projection")
-    return words.title(step.id)
+    fact = title_fact(step)
+    return words.title(fact.step, fact.variant)
 
 
 def heatmap(step: Step, digits: int, caption: str, view: View = ROWS) -> Heatmap:

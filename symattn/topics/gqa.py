@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import SymattnError
 from ..ids import head_prefix
+from ..messages import Fact, Joined, Message, Voice, say_fact
 from ..problem import Problem, TopicConfig
 from ..steps import Plan, Source, StepSpec
 from ..words import Words
@@ -53,8 +54,25 @@ def _in_turn(problem: Problem, plan: Plan) -> list[Run]:
     return [(problem, plan.changed(change), {})]
 
 
-def _assignment(w: Words, problem: Problem) -> dict[str, Any]:
-    return {"assignment": w.kv_groups(problem.heads, problem.topic("gqa").groups)}
+def kv_groups(heads: int, groups: int) -> Joined:
+    """Which query heads share which K/V head: "heads 1 and 2 use K/V head 1; …"."""
+    size = heads // groups
+    parts = []
+    for g in range(groups):
+        members = [str(g * size + k + 1) for k in range(size)]
+        names: Fact = (
+            members[0]
+            if size == 1
+            else Message.of(
+                "list.and", items=Joined(tuple(members[:-1]), "list.sep"), last=members[-1]
+            )
+        )
+        parts.append(Message.of("derive.kv_group", heads=names, group=g + 1))
+    return Joined(tuple(parts), "list.sep2")
+
+
+def _assignment(problem: Problem) -> dict[str, Fact]:
+    return {"assignment": kv_groups(problem.heads, problem.topic("gqa").groups)}
 
 
 class Gqa(Topic):
@@ -96,7 +114,7 @@ class Gqa(Topic):
         if config.groups == 1:
             return [(w("derive.kv_one", heads=problem.heads),)]
         size = problem.heads // config.groups
-        assignment = w.kv_groups(problem.heads, config.groups)
+        assignment = say_fact(kv_groups(problem.heads, config.groups), Voice.plain(w))
         return [
             (
                 w(

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..messages import Fact
 from ..problem import Problem
 from ..steps import Plan, StepSpec
-from ..words import Words
 
 __all__ = ["Compute", "Mistake", "Run", "on", "plan_change"]
 
@@ -26,7 +26,7 @@ class Mistake:
     It shows in the steps ``shows_in`` and in every step made from them; ``family``
     "scale" mistakes combine with "method" and "rounding" ones (two at once); a
     ``weaker`` one is reported only when no other model explains the numbers.
-    ``words_facts`` gives the facts of its sentence that need the language.
+    ``words_facts`` gives the facts its sentence names that come from the problem.
     """
 
     id: str
@@ -34,7 +34,7 @@ class Mistake:
     compute: Compute
     family: str = "method"
     weaker: bool = False
-    words_facts: Callable[[Words, Problem], dict[str, Any]] | None = None
+    words_facts: Callable[[Problem], dict[str, Fact]] | None = None
 
     def shows(self, base: str, plan: Plan) -> bool:
         """Whether this mistake can show in step ``base`` (in any head) of ``plan``."""

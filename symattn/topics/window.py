@@ -63,7 +63,7 @@ class Window(Topic):
             "window_off_by_one",
             ("masked_scores", "weights"),
             _off_by_one,
-            words_facts=lambda w, p: {"w": p.topic("window").w},
+            words_facts=lambda p: {"w": p.topic("window").w},
         ),
     )
     symbols: ClassVar[Mapping[str, tuple[str, str]]] = {"w": ("w", "w")}

@@ -57,20 +57,6 @@ class Words:
     def has(self, key: str) -> bool:
         return key in self.table
 
-    def kv_groups(self, heads: int, groups: int) -> str:
-        """Which query heads share which K/V head: "heads 1 and 2 use K/V head 1; …"."""
-        size = heads // groups
-        parts = []
-        for g in range(groups):
-            members = [str(g * size + k + 1) for k in range(size)]
-            names = (
-                members[0]
-                if size == 1
-                else self("list.and", items=self("list.sep").join(members[:-1]), last=members[-1])
-            )
-            parts.append(self("derive.kv_group", heads=names, group=g + 1))
-        return self("list.sep2").join(parts)
-
 
 _LANGUAGES = {
     "en": Words(

@@ -212,7 +212,7 @@ WORDS: dict[str, str] = {
     "entry.too_coarse": "write {places} decimal places",
     "entry.exact_close": "{text} was read as an exact value, and it is not the exact key "
     "{exact} ≈ {decimal}; write the decimal if you meant an approximation",
-    "step.unreadable": "this step could not be read as a {rows} × {cols} matrix",
+    "step.unreadable": "this step could not be read as a {rows} × {cols} matrix: {reason}",
     # -- exercise sheets -----------------------------------------------------------------
     "sheet.name": "Name:",
     "sheet.intro": "Compute every step by hand and write your answers in the boxes. Give exact "

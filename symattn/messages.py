@@ -1,0 +1,216 @@
+"""Messages as data: what a diagnosis, a note or an error says, kept as a key of
+:mod:`symattn.words` and typed facts, and filled in only when a writer writes it.
+
+A check result holds :class:`Message` objects, never sentences: the language is chosen
+where the result is written (``--lang``), and each writer fills the same template with
+its own printer — the terminal's entry names are ``a₁,₂``, LaTeX's ``$a_{1,2}$``, the HTML
+page's MathML.  Facts are typed so a writer knows what it is writing: an :class:`Entries`
+fact is entry names joined with the language's own list words, a :class:`Title` the title
+of a step in the language, a :class:`Math` fact a formula tree (:mod:`symattn.formula`),
+a :class:`Joined` fact several messages, a nested :class:`Message` a phrase of words; a
+plain ``str`` is text that is not words (what a student typed, a file name) and a number
+is written as it is.
+
+>>> from symattn.words import words
+>>> note = Message.of("note.carried", steps=Titles(("Q", "K")))
+>>> say(note, Voice.plain(words("en")))
+'your method is right for the numbers you used; the error comes from Queries, Keys'
+>>> say(note, Voice.plain(words("zh")))
+'对你所用的数值，方法是对的；错误来自计算查询向量、计算键向量'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from string import Formatter
+from typing import Any, Union
+
+from .printing import TERMINAL
+from .words import Words
+
+__all__ = [
+    "Entries",
+    "Fact",
+    "Joined",
+    "Math",
+    "Message",
+    "Title",
+    "Titles",
+    "Voice",
+    "said_in",
+    "say",
+    "say_fact",
+]
+
+
+@dataclass(frozen=True)
+class Entries:
+    """Entries of a step, 0-based and as the student's paper writes them (a column-layout
+    student's (j, i)): ``a₁,₁, a₁,₂ and a₂,₁``, shortened past six."""
+
+    step: str
+    cells: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Title:
+    """The title of a step in the writer's language; ``variant`` picks another wording of
+    it (``X_given``: the embeddings were given, not looked up)."""
+
+    step: str
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
+class Titles:
+    """Several steps' titles, joined with the language's list separator."""
+
+    steps: tuple[str | Title, ...]
+
+
+@dataclass(frozen=True)
+class Math:
+    """A formula tree of :mod:`symattn.formula` (or an exact SymPy value), printed by the
+    writer's own math printer."""
+
+    node: Any
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Several facts (phrases, numbers …), joined with the words of ``separator`` (a key
+    of words/)."""
+
+    items: tuple[Fact, ...]
+    separator: str = "list.sep2"
+
+
+#: What a fact can be.
+Fact = Union[str, int, Decimal, Fraction, Entries, Title, Titles, Math, Joined, "Message"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A key of :mod:`symattn.words` and the facts its template names; ``variant`` picks
+    the template ``key.variant`` where the language has one (``column``: the words of the
+    column layout); ``then`` is said right after it (a sentence's ending)."""
+
+    key: str
+    facts: tuple[tuple[str, Fact], ...] = ()
+    variant: str | None = None
+    then: Message | None = None
+
+    @classmethod
+    def of(cls, key: str, variant: str | None = None, **facts: Fact) -> Message:
+        return cls(key, tuple(facts.items()), variant)
+
+    def fact(self, name: str) -> Fact:
+        return dict(self.facts)[name]
+
+    def followed_by(self, ending: Message) -> Message:
+        return Message(self.key, self.facts, self.variant, ending)
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How one writer writes the pieces of a message: ``text`` escapes words and typed text
+    for the format, ``math`` prints a :class:`Math` fact's tree, ``entry`` names entry
+    (i, j) of a step, 0-based as written."""
+
+    words: Words
+    text: Callable[[str], str]
+    math: Callable[[Any], str]
+    entry: Callable[[str, int, int], str]
+    #: applied to each whole sentence once it is said (LaTeX and HTML, for now: the words
+    #: still hold Unicode math, which these set as math: symattn.render.voice)
+    finish: Callable[[str], str] = lambda said: said
+
+    @classmethod
+    def plain(cls, words: Words, math: Callable[[Any], str] = str) -> Voice:
+        """Unicode text, as the terminal and JSON write it (``math``: the terminal's
+        printer, :func:`symattn.render.text_voice` gives it)."""
+        return cls(words, _same, math, TERMINAL.entry)
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def say(message: Message, voice: Voice) -> str:
+    """``message`` in ``voice``'s language and format."""
+    return voice.finish(_say(message, voice))
+
+
+def _say(message: Message, voice: Voice) -> str:
+    words = voice.words
+    key = message.key
+    if message.variant is not None and words.has(f"{key}.{message.variant}"):
+        key = f"{key}.{message.variant}"
+    facts = dict(message.facts)
+    out: list[str] = []
+    for literal, field, spec, _ in Formatter().parse(words.table[key]):
+        if literal:
+            out.append(voice.text(literal))
+        if field is not None:
+            out.append(_fill(facts[field], voice, spec or ""))
+    said = "".join(out)
+    return said + _say(message.then, voice) if message.then is not None else said
+
+
+def _fill(fact: Fact, voice: Voice, spec: str) -> str:
+    if isinstance(fact, Message):
+        return _say(fact, voice)
+    if isinstance(fact, Entries):
+        return _entries(fact, voice)
+    if isinstance(fact, Title):
+        return voice.text(voice.words.title(fact.step, fact.variant))
+    if isinstance(fact, Titles):
+        titles = [t if isinstance(t, Title) else Title(t) for t in fact.steps]
+        return voice.text(voice.words("list.sep")).join(_fill(t, voice, "") for t in titles)
+    if isinstance(fact, Math):
+        return voice.math(fact.node)
+    if isinstance(fact, Joined):
+        separator = voice.text(voice.words(fact.separator))
+        return separator.join(_fill(item, voice, "") for item in fact.items)
+    return voice.text(format(fact, spec))
+
+
+def say_fact(fact: Fact, voice: Voice) -> str:
+    """One fact, written in ``voice`` (a phrase that is not a whole message)."""
+    return voice.finish(_fill(fact, voice, ""))
+
+
+def _entries(fact: Entries, voice: Voice) -> str:
+    names = [voice.entry(fact.step, i, j) for i, j in fact.cells]
+    words, text = voice.words, voice.text
+    if len(names) > 6:
+        return _filled(
+            words,
+            "list.many",
+            voice,
+            first=text(words("list.sep")).join(names[:3]),
+            count=text(str(len(names))),
+        )
+    if len(names) == 1:
+        return names[0]
+    items = text(words("list.sep")).join(names[:-1])
+    return _filled(words, "list.and", voice, items=items, last=names[-1])
+
+
+def _filled(words: Words, key: str, voice: Voice, **written: str) -> str:
+    """A template of ``words`` whose facts are already written in the voice's format."""
+    out: list[str] = []
+    for literal, field, _, _ in Formatter().parse(words.table[key]):
+        if literal:
+            out.append(voice.text(literal))
+        if field is not None:
+            out.append(written[field])
+    return "".join(out)
+
+
+def said_in(message: Message | None, voice: Voice) -> str | None:
+    """``message`` in the voice, or None for no message."""
+    return None if message is None else say(message, voice)
