@@ -1,7 +1,10 @@
 """The layers are real: read from the code itself (an AST scan of symattn/).
 
 * no module imports one of symattn's own modules inside a function (lazy imports are
-  for SymPy and NumPy only, for start-up speed);
+  for SymPy and NumPy, for start-up speed), but for the start-up per command (issue 24):
+  the command line (the top layer) loads each command's layers when that command runs,
+  and ``symattn.render`` its HTML, Word and spreadsheet writers when asked for (every
+  such import still counts in the cycle check below);
 * the modules' imports form no cycle (every import counted, at any depth);
 * no module is over 400 lines;
 * the import-linter contract in pyproject.toml (run by .ci/run) names every package;
@@ -77,8 +80,22 @@ def _imports(module: str) -> list[tuple[str, bool]]:
 GRAPH = {m: sorted({t for t, _ in _imports(m) if t != m}) for m in MODULES}
 
 
+#: The lazy imports allowed (see the module's note): importer → what it may load lazily.
+LAZY = {
+    "symattn.render": ("symattn.render.html", "symattn.render.docx", "symattn.render.xlsx"),
+}
+
+
+def _lazy_allowed(module: str, target: str) -> bool:
+    if module.startswith("symattn.cli."):
+        return True  # the top layer: nothing imports it but __main__
+    return target in LAZY.get(module, ())
+
+
 def test_no_function_level_import_of_an_own_module() -> None:
-    found = [(m, t) for m in MODULES for t, inside in _imports(m) if inside]
+    found = [
+        (m, t) for m in MODULES for t, inside in _imports(m) if inside and not _lazy_allowed(m, t)
+    ]
     assert not found, found
 
 

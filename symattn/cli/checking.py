@@ -8,23 +8,20 @@ import glob
 import itertools
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..api import check, grade
 from ..budget import time_budget
-from ..check import key_for
-from ..check.feedback import render_feedback_docx, render_feedback_latex, render_feedback_text
-from ..check.feedback_html import render_feedback_html
-from ..check.grade import Graded, answer_files, report_csv
 from ..errors import SymattnError
 from ..examples import example_names, example_path
 from ..load.files import MAX_LISTED_FILES
 from ..output import ProgressBar, say, write_binary, write_output
 from ..printing import PRESETS
-from ..render.json_out import dumps
 from ..words import LANGUAGES
 from .options import time_limit_option
 from .paths import PathUse, check_paths
+
+if TYPE_CHECKING:
+    from ..check.grade import Graded
 
 __all__ = ["add_check", "run_check"]
 
@@ -71,6 +68,12 @@ def add_check(commands: Any) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    # the check layer is loaded by this command only (derive's start-up stays light)
+    from ..check import check, key_for
+    from ..check.feedback import render_feedback_latex, render_feedback_text
+    from ..check.grade import answer_files, grade, report_csv
+    from ..render.json_out import dumps
+
     problem = args.problem
     if not Path(problem).exists() and problem in example_names():
         problem = str(example_path(problem))
@@ -91,8 +94,12 @@ def run_check(args: argparse.Namespace) -> int:
         elif args.format == "latex":
             text = render_feedback_latex(result, args.lang, args.notation, show_key=show_key)
         elif args.format == "html":
+            from ..check.feedback_html import render_feedback_html
+
             text = render_feedback_html(result, args.lang, args.notation, show_key=show_key)
         elif args.format == "docx":
+            from ..check.feedback import render_feedback_docx
+
             sheet = render_feedback_docx(result, args.lang, args.notation, show_key=show_key)
             write_binary(sheet, args.output, "docx")
             return result.exit_status
@@ -175,6 +182,9 @@ def _answer_paths(patterns: list[str]) -> list[PathUse]:
 
 def _feedback_folder(graded: list[Graded], folder: Path, args: argparse.Namespace) -> None:
     """One feedback file per marked answers file, named after it (made unique)."""
+    from ..check.feedback import render_feedback_docx, render_feedback_latex
+    from ..check.feedback_html import render_feedback_html
+
     folder.mkdir(parents=True, exist_ok=True)
     suffix = {"latex": ".tex", "html": ".html", "docx": ".docx"}[args.format]
     taken: set[str] = set()

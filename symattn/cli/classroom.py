@@ -8,30 +8,10 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from ..api import make_exercises
-from ..classroom import (
-    FeedbackSheet,
-    check_target,
-    grade_class,
-    grades_csv,
-    grades_json,
-    grades_text,
-    manifest_for,
-    moodle_grades_csv,
-    points,
-    quiz_items,
-    read_roster,
-    render_summary_html,
-    self_check_page,
-    summarize,
-    summary_csv,
-    write_class,
-    write_feedback,
-)
 from ..errors import SymattnError
-from ..exercises import DRAWN, LAYOUTS, ExerciseOptions, moodle_quiz
+from ..load.topic_reading import LAYOUTS
 from ..output import ProgressBar, say, write_output
-from ..render.json_out import dumps
+from ..topics import drawn
 from ..words import LANGUAGES
 from .options import time_limit_option
 from .paths import PathUse, check_paths
@@ -83,7 +63,7 @@ def add_exercises(commands: Any) -> None:
         dest="topics",
         metavar="TOPICS",
         default="",
-        help=f"more of the attention unit, comma-separated: {', '.join(DRAWN)}",
+        help=f"more of the attention unit, comma-separated: {', '.join(drawn())}",
     )
     ex.add_argument(
         "--layout",
@@ -157,6 +137,18 @@ def add_grade(commands: Any) -> None:
 
 
 def run_exercises(args: argparse.Namespace) -> int:
+    # the exercise and class layers are loaded by the class commands only
+    from ..api import make_exercises
+    from ..classroom import (
+        check_target,
+        manifest_for,
+        quiz_items,
+        read_roster,
+        self_check_page,
+        write_class,
+    )
+    from ..exercises import ExerciseOptions, moodle_quiz
+
     options = ExerciseOptions(
         tokens=args.tokens,
         d_model=args.d_model,
@@ -216,6 +208,21 @@ def _summary_kind(path: str) -> str:
 
 
 def run_grade(args: argparse.Namespace) -> int:
+    from ..classroom import (
+        FeedbackSheet,
+        grade_class,
+        grades_csv,
+        grades_json,
+        grades_text,
+        moodle_grades_csv,
+        points,
+        render_summary_html,
+        summarize,
+        summary_csv,
+        write_feedback,
+    )
+    from ..render.json_out import dumps
+
     summary_kind = _summary_kind(args.summary) if args.summary else None
     check_paths(
         [

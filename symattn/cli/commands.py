@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..api import derive, load
 from ..budget import time_budget
 from ..errors import SymattnError, shorten
 from ..examples import example_path, list_examples
@@ -26,11 +25,11 @@ from ..output import (
     write_stream,
 )
 from ..printing import PRESETS
-from ..render import BINARY_FORMATS, FORMATS, render, render_chunks
+from ..render import BINARY_FORMATS, FORMATS
 from ..version import __version__
 from ..words import LANGUAGES
-from .checking import add_check, run_check
-from .classroom import add_exercises, add_grade, run_exercises, run_grade
+from .checking import add_check
+from .classroom import add_exercises, add_grade
 from .options import time_limit_option
 from .paths import PathUse, check_paths
 
@@ -135,6 +134,10 @@ def _parse_rows(text: str, n: int, option: str = "--rows", noun: str = "query ro
 
 
 def _derive(args: argparse.Namespace) -> int:
+    from ..compute import derivation as derive
+    from ..load import load
+    from ..render import render, render_chunks
+
     if args.file is None and args.example is None:
         raise SymattnError("derive: give a problem FILE or --example NAME")
     if not 0 <= args.digits <= MAX_DIGITS:
@@ -189,11 +192,18 @@ def _main(argv: Sequence[str] | None) -> int:
                 return _derive(args)
         if args.command == "examples":
             return _examples()
+        # each command loads its own layers (and no other's): a start-up per command
         if args.command == "check":
+            from .checking import run_check
+
             return run_check(args)
         if args.command == "exercises":
+            from .classroom import run_exercises
+
             return run_exercises(args)
         if args.command == "grade":
+            from .classroom import run_grade
+
             return run_grade(args)
         raise SymattnError(
             "expected a command: derive, check, exercises, grade or examples (see symattn --help)"

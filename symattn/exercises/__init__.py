@@ -2,8 +2,9 @@
 (:mod:`.sheet`), the files of one exercise (:mod:`.files`), and the Moodle quiz
 (:mod:`.moodle`, :mod:`.cloze`)."""
 
+from ..load.topic_reading import LAYOUTS
 from .files import answers_json, answers_template, key_title, matrices_json, problem_toml
-from .generate import DRAWN, LAYOUTS, Exercise, ExerciseOptions, exercise_seed, generate
+from .generate import DRAWN, Exercise, ExerciseOptions, exercise_seed, generate
 from .moodle import QuizItem, moodle_quiz
 from .self_check import render_self_check
 from .sheet import render_sheet, render_summary

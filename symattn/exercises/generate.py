@@ -33,9 +33,10 @@ from ..compute import derivation
 from ..derivation import Derivation
 from ..errors import NotApplicable, SymattnError
 from ..load import load
+from ..load.topic_reading import LAYOUTS
 from ..problem import LAID_OUT
 from ..steps import Kind
-from ..topics import TOPICS, by_name, laid_out
+from ..topics import by_name, drawn, laid_out
 from ..topics.base import Topic
 from ..words import LANGUAGES, words
 from .nice import scores_nice
@@ -54,10 +55,8 @@ MAX_TRIES = 200_000
 HOPELESS = 30_000
 #: Most decimal places a sheet may ask for.
 MAX_PLACES = 8
-#: The layouts an exercise may be written in.
-LAYOUTS = ("row", "column")
 #: The topics an exercise can be drawn with (``--with``): those with a draw of their own.
-DRAWN = tuple(t.name for t in TOPICS if type(t).draw is not Topic.draw)
+DRAWN = drawn()
 
 
 @dataclass(frozen=True)

@@ -20,15 +20,12 @@ from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..printing import Notation
 from ..words import Words, words
-from .docx import docx_from
-from .html import html_fragment, render_html
 from .json_out import json_chunks, json_text
 from .kinds import build_blocks
 from .latex import render_latex
 from .markdown import markdown_blocks, math_only
 from .tex import TexPrinter
 from .text import render_text
-from .xlsx import render_xlsx
 
 __all__ = ["BINARY_FORMATS", "FORMATS", "RenderOptions", "docx_from", "render", "render_chunks"]
 
@@ -129,9 +126,14 @@ def render(
             digits=digits,
             heads_shown=heads_shown,
         )
+    # the HTML, Word and spreadsheet writers load when asked for (derive's start-up)
     if fmt == "xlsx":
+        from .xlsx import render_xlsx
+
         return render_xlsx(derivation, language, digits)
     if fmt == "html":
+        from .html import render_html
+
         return render_html(derivation, language, names, rows, digits, heads_shown)
     blocks = build_blocks(derivation, language, rows, digits, heads_shown)
     title = derivation.problem.title or language("title")
@@ -159,4 +161,19 @@ def render_chunks(derivation: Derivation, fmt: str = "text", **options: Any) -> 
     yield from json_chunks(derivation, checked.words, digits)
 
 
-set_presenter(render, html_fragment)
+def docx_from(text: str, source_format: str, lang: str, title: str | None = None) -> bytes:
+    """``text`` (``markdown`` or ``latex``) as the bytes of a Word document
+    (:func:`.docx.docx_from`, loaded at its first use)."""
+    from .docx import docx_from as convert
+
+    return convert(text, source_format, lang, title)
+
+
+def _html_fragment(derivation: Derivation) -> str:
+    """:func:`.html.html_fragment` (Jupyter's ``_repr_html_``), loaded at its first use."""
+    from .html import html_fragment
+
+    return html_fragment(derivation)
+
+
+set_presenter(render, _html_fragment)

@@ -43,6 +43,7 @@ __all__ = [
     "Topic",
     "active",
     "by_name",
+    "drawn",
     "fixed",
     "kind_rules",
     "kv_group",
@@ -127,6 +128,12 @@ def symbols() -> dict[str, tuple[str, str]]:
 def laid_out() -> tuple[str, ...]:
     """The topics' problem-file matrices that the column layout writes transposed."""
     return tuple(key for topic in TOPICS for key in topic.laid_out)
+
+
+def drawn() -> tuple[str, ...]:
+    """The topics an exercise can be drawn with (``exercises --with``): those with a draw of
+    their own."""
+    return tuple(t.name for t in TOPICS if type(t).draw is not Topic.draw)
 
 
 def fixed() -> tuple[str, ...]:

@@ -1,0 +1,90 @@
+"""Start-up per command (issue 24): each command loads its own layers and no other's.
+
+Each command runs as ``python -X importtime -m symattn …``; the modules it imported are read
+from the import-time report, so what is asserted is what a real start-up loads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: Layers that only the class commands (``exercises``, ``grade``) may load.
+CLASS = ("symattn.api", "symattn.classroom", "symattn.exercises")
+#: The HTML, Word and spreadsheet writers: loaded only when asked for.
+WRITERS = ("symattn.render.html", "symattn.render.docx", "symattn.render.xlsx")
+
+
+def loaded(*args: str, cwd: Path) -> set[str]:
+    """The modules ``symattn ARGS`` imported (from ``-X importtime``)."""
+    env = {k: v for k, v in os.environ.items() if k != "SYMATTN_DEBUG"}
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "symattn", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    names = {
+        line.rsplit("|", 1)[-1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "symattn.cli" in names  # the report was read
+    return names
+
+
+def under(names: set[str], packages: tuple[str, ...]) -> list[str]:
+    return sorted(n for n in names if any(n == p or n.startswith(p + ".") for p in packages))
+
+
+def test_derive_loads_neither_check_nor_classes_nor_html(tmp_path: Path) -> None:
+    names = loaded("derive", "--example", "seed", cwd=tmp_path)
+    assert "symattn.compute.pipeline" in names and "symattn.render.text" in names
+    assert under(names, ("symattn.check", *CLASS, *WRITERS)) == []
+
+
+@pytest.mark.slow
+def test_derive_json_loads_no_html_writer(tmp_path: Path) -> None:
+    names = loaded("derive", "--example", "seed", "--format", "json", cwd=tmp_path)
+    assert under(names, ("symattn.check", *CLASS, *WRITERS)) == []
+
+
+@pytest.mark.slow
+def test_derive_html_loads_the_html_writer_only_then(tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    names = loaded("derive", "--example", "seed", "--format", "html", "-o", str(out), cwd=tmp_path)
+    assert "symattn.render.html" in names and out.read_text(encoding="utf-8").startswith("<!")
+    assert under(names, ("symattn.check", *CLASS)) == []
+
+
+def test_check_loads_no_exercise_or_class_layer(tmp_path: Path) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"scores": [[1, 2], [3, 4]]}), encoding="utf-8")
+    names = loaded("check", "seed", str(answers), cwd=tmp_path)
+    assert "symattn.check.diagnose" in names
+    assert under(names, CLASS) == []
+
+
+def test_examples_loads_no_check_or_class_layer(tmp_path: Path) -> None:
+    names = loaded("examples", cwd=tmp_path)
+    assert under(names, ("symattn.check", "symattn.compute", *CLASS, *WRITERS)) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["exercises", "grade", "check", "derive"])
+def test_help_of_each_command_loads_no_layer_above_render(command: str, tmp_path: Path) -> None:
+    names = loaded(command, "--help", cwd=tmp_path)
+    assert under(names, ("symattn.check", "symattn.compute", *CLASS, *WRITERS)) == []
+
+
+def test_exercises_loads_its_layers(tmp_path: Path) -> None:
+    names = loaded("exercises", "--seed", "1", "-o", str(tmp_path / "week"), cwd=tmp_path)
+    assert "symattn.exercises.generate" in names and "symattn.classroom" in names
