@@ -136,12 +136,26 @@ EDGES = [
     "1" * 201, "0." + "0" * 60 + "1", "1" * 70, "√2" * 60, "½", "٣", "１", "😀",
     "1" * 60 + "5", "1" * 59 + "25", "0." + "3" * 60 + "5", "1" * 60 + "5.000001",
     "1" * 60 + "5-" + "1" * 60 + "4", "1" * 59 + "25-" + "1" * 59 + "24",  # ties, half to even
+    "E", "2E", "E^2", "sin(1e-30)", "sin(0.10)", "cos(999.9)", "sin(-7)", "tanh(150)",
+    "tanh(1e-40)", "-tanh(2000)", "sin", "sin 1", "\\sin 1", "\\cos{2}^2", "sin(1)^2+cos(1)^2",
+    "(" * 101 + "1" + ")" * 101, "(" * 99 + "1" + ")" * 99, "-" * 150 + "1", "2^" * 101 + "2",
+    "+".join(["1"] * 101), "+".join(["1"] * 99), "x" * 4001, "cos(1/10)+" * 399 + "1",
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize("text", [w for _, w, _ in WRITTEN] + _documented_forms() + EDGES, ids=repr)
 def test_the_page_reads_every_written_form_as_symattn_does(node: Node, text: str) -> None:
     assert_same_reading(node, text)
+
+
+@pytest.mark.parametrize("name", ["positions", "rope", "additive"])
+def test_the_page_reads_every_exact_form_symattn_prints(node: Node, name: str) -> None:
+    """sin, cos, tanh (text and LaTeX) as ``derive`` prints them: the same readings."""
+    from .test_answer_functions import _entries
+
+    for _, text, tex in _entries(name):
+        assert_same_reading(node, text)
+        assert_same_reading(node, tex)
 
 
 def test_the_documented_forms_are_found() -> None:

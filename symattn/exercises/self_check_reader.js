@@ -255,6 +255,54 @@
     return fixed(total, w, prec);
   }
 
+  /** atan(1/n) · 10^w (n ≥ 2), by its series. */
+  function atanInverse(n, w) {
+    const big = BigInt(n);
+    let power = pow10(w) / big;
+    let sum = power;
+    const square = big * big;
+    for (let k = 3n, sign = -1n; power !== 0n; k += 2n, sign = -sign) {
+      power /= square;
+      sum += (sign * power) / k;
+    }
+    return sum;
+  }
+  let PI = { w: 0, v: 0n };
+  /** π · 10^w (Machin: 16 atan(1/5) − 4 atan(1/239)). */
+  function pi(w) {
+    if (PI.w < w) {
+      const x = w + 10;
+      PI = { w: x, v: 16n * atanInverse(5, x) - 4n * atanInverse(239, x) };
+    }
+    return PI.v / pow10(PI.w - w);
+  }
+  /** sin a or cos a (|a| ≤ 1000), rounded to ``prec`` digits (readings._function). */
+  function trig(name, a, prec = PRECISION) {
+    if (a.isZero()) return name === "cos" ? ONE : ZERO;
+    const w = prec + GUARD + Math.max(0, -a.adjusted());
+    const x = toFixed(a, w + 10);
+    const turn = 2n * pi(w + 10);
+    const y = (x - (x / turn) * turn) / pow10(10); // a mod 2π, · 10^w, |y| < 2π
+    const one = pow10(w);
+    const y2 = (y * y) / one;
+    let term = name === "cos" ? one : y;
+    let sum = term;
+    for (let j = name === "cos" ? 1n : 2n; term !== 0n; j += 2n) {
+      term = -(term * y2) / one / (j * (j + 1n));
+      sum += term;
+    }
+    return fixed(sum, w, prec);
+  }
+  /** tanh a = ±(1 − e^−2|a|)/(1 + e^−2|a|), rounded to ``prec`` digits. */
+  function tanh(a, prec = PRECISION) {
+    if (a.isZero()) return ZERO;
+    const p = prec + GUARD + Math.max(0, -a.adjusted());
+    const size = cmp(abs(a), HUNDRED) > 0 ? HUNDRED : abs(a); // tanh 100 is 1 to 86 digits
+    const t = exp(neg(mul(size, new Dec(false, 2n, 0), p)), p);
+    const value = div(sub(ONE, t, p), add(ONE, t, p), prec);
+    return a.neg ? neg(value) : value;
+  }
+
   /** A decimal as Python's str(Decimal) writes it ("0.1070", "1.2E-7", "-Infinity"). */
   function parseDecimal(text) {
     if (text === "-Infinity") return NEG_INF;
@@ -285,7 +333,9 @@
     "∞": "inf" };
   const COMMANDS = { frac: "frac", dfrac: "frac", tfrac: "frac", sqrt: "sqrt", cdot: "*",
     times: "*", div: "/", infty: "inf", exp: "exp", left: "", right: "", ",": "", ";": "",
-    "!": "", " ": "", quad: "", mathrm: "", operatorname: "" };
+    "!": "", " ": "", quad: "", mathrm: "", operatorname: "", sin: "sin", cos: "cos",
+    tanh: "tanh" };
+  const FUNCTIONS = ["sin", "cos", "tanh"]; // lexer.FUNCTIONS
 
   function match(regex, text, pos) {
     regex.lastIndex = pos;
@@ -341,11 +391,12 @@
   }
 
   // -- the grammar (symattn/load/grammar.py) ----------------------------------------------
-  const MAX_VALUE_LENGTH = 200;
+  const MAX_ANSWER_LENGTH = 4000; // grammar.MAX_ANSWER_LENGTH
+  const MAX_DEPTH = 100; // grammar.MAX_DEPTH
   const MAX_DECIMAL_EXPONENT = 100;
   const BINDING = { "+": 10, "-": 10, "*": 20, "/": 20 };
   const NEGATION = 25;
-  const IMPLICIT = ["√", "sqrt", "frac", "(", "{", "exp"];
+  const IMPLICIT = ["√", "sqrt", "frac", "(", "{", "exp", ...FUNCTIONS];
 
   /** A number as written (Python's Decimal(text) and grammar._number). */
   function number(text) {
@@ -369,6 +420,17 @@
     constructor(text) {
       this.tokens = tokens(text);
       this.index = 0;
+      this.depth = 0;
+    }
+    nested(read) {
+      // grammar._Parser.deeper: brackets, signs and powers at most MAX_DEPTH deep
+      this.depth += 1;
+      if (this.depth > MAX_DEPTH) throw new ReadError("nested more than " + MAX_DEPTH + " deep");
+      try {
+        return read();
+      } finally {
+        this.depth -= 1;
+      }
     }
     peek() {
       return this.index < this.tokens.length ? this.tokens[this.index] : null;
@@ -409,6 +471,9 @@
       return true;
     }
     expression(floor) {
+      return this.nested(() => this.expression1(floor));
+    }
+    expression1(floor) {
       let left = this.unary();
       let token;
       while ((token = this.peek()) !== null) {
@@ -448,6 +513,9 @@
       return base;
     }
     exponent() {
+      return this.nested(() => this.exponent1());
+    }
+    exponent1() {
       const token = this.peek();
       if (this.isOp(token, "+", "-")) {
         this.take();
@@ -484,6 +552,9 @@
           return { type: "bin", op: "/", left: num, right: this.group("}") };
         }
         if (token.text === "exp") return { type: "exp", arg: this.postfix(this.atom()) };
+        if (FUNCTIONS.includes(token.text)) {
+          return { type: "func", name: token.text, arg: this.postfix(this.atom()) };
+        }
         if (token.text === "inf") return { type: "inf" };
       }
       if (token.kind === "name") return this.named(token);
@@ -499,15 +570,33 @@
         this.expect("(");
         return { type: "exp", arg: this.group(")") };
       }
-      if (name === "e") return { type: "euler" };
+      if (FUNCTIONS.includes(name)) {
+        this.expect("(");
+        return { type: "func", name, arg: this.group(")") };
+      }
+      if (name === "e" || name === "E") return { type: "euler" };
       if (["inf", "infinity", "oo"].includes(name.toLowerCase())) return { type: "inf" };
       return { type: "name", name };
     }
   }
 
+  /** grammar._check_depth: the tree at most MAX_DEPTH deep, walked without recursion. */
+  function checkDepth(tree) {
+    const stack = [[tree, 1]];
+    while (stack.length) {
+      const [node, depth] = stack.pop();
+      if (depth > MAX_DEPTH) throw new ReadError("nested more than " + MAX_DEPTH + " deep");
+      if (node.type === "bin") stack.push([node.left, depth + 1], [node.right, depth + 1]);
+      else if (node.type === "pow") stack.push([node.base, depth + 1], [node.exponent, depth + 1]);
+      else if (node.arg !== undefined) stack.push([node.arg, depth + 1]);
+    }
+  }
+
   function parse(text) {
-    if ([...text].length > MAX_VALUE_LENGTH) throw new ReadError("value too long");
-    return new Parser(text).parse();
+    if ([...text].length > MAX_ANSWER_LENGTH) throw new ReadError("value too long");
+    const tree = new Parser(text).parse();
+    checkDepth(tree);
+    return tree;
   }
 
   // -- the reading: midpoint and radius (symattn/load/readings.py) -------------------------
@@ -543,6 +632,11 @@
     if (cmp(add(abs(a.mid), a.rad), MAX_EXPONENT) > 0) throw new ReadError("exponent too large");
     const value = exp(a.mid);
     return iv(value, mul(value, sub(exp(a.rad), ONE)));
+  }
+  function ivFunction(name, a) {
+    // readings._function: |f′| ≤ 1, so the radius is the argument's
+    if (cmp(add(abs(a.mid), a.rad), MAX_EXPONENT) > 0) throw new ReadError("argument too large");
+    return iv(name === "tanh" ? tanh(a.mid) : trig(name, a.mid), a.rad);
   }
   function whole(node) {
     let sign = 1;
@@ -606,6 +700,8 @@
         return ivPow(node);
       case "exp":
         return ivExp(interval(node.arg));
+      case "func":
+        return ivFunction(node.name, interval(node.arg));
       case "euler":
         return iv(exp(ONE), ZERO);
       case "percent": {  // 62% is a percent rounded to a whole one: 0.62 ± 0.01

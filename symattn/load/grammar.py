@@ -12,8 +12,13 @@ Written forms (the answers profile accepts all; the problem profile the exact on
   in answers also with a space: ``2 e^{x}``, ``2 sqrt(2)``, ``1/2 e^2``;
 * roots ``sqrt(2)``, ``√2``, ``√(2/3)``, ``\sqrt{2}``; ``\frac{a}{b}`` (``\dfrac``, ``\tfrac``);
 * powers ``x^2``, ``2^(1/2)``, ``10^-2``, superscripts ``10⁻²``, ``x²``;
-* in answers: ``e``, ``e^x``, ``exp(x)``, ``\exp``, a percent sign ``10.7%``, a leading
-  ``≈``, and ``∞``, ``inf``, ``oo``, ``\infty``.
+* in answers: ``e`` (``E``, as SymPy writes it), ``e^x``, ``exp(x)``, ``\exp``, a percent
+  sign ``10.7%``, a leading ``≈``, and ``∞``, ``inf``, ``oo``, ``\infty``;
+* in answers the functions symattn prints for positions, RoPE and additive attention:
+  ``sin(x)``, ``cos(x)``, ``tanh(x)`` and ``\sin{x}``, ``\cos``, ``\tanh``.
+
+An answer may be as long as the forms symattn prints (:data:`MAX_ANSWER_LENGTH`), and is
+nested at most :data:`MAX_DEPTH` deep; longer or deeper text is refused in one line.
 
 >>> tree = parse("5√2/2", ANSWER)
 >>> tree.op, type(tree.left.right).__name__
@@ -29,17 +34,21 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Union
 
-from .lexer import Profile, Token, ValueSyntaxError, tokens
+from .lexer import FUNCTIONS, Profile, Token, ValueSyntaxError, tokens
 
 __all__ = [
     "ANSWER",
+    "FUNCTIONS",
+    "MAX_ANSWER_LENGTH",
     "MAX_DECIMAL_EXPONENT",
+    "MAX_DEPTH",
     "MAX_POWER",
     "MAX_VALUE_LENGTH",
     "PROBLEM",
     "BinOp",
     "Euler",
     "Exp",
+    "Func",
     "Infinity",
     "Name",
     "Neg",
@@ -54,8 +63,14 @@ __all__ = [
     "parse",
 ]
 
-#: Longest string accepted as one value (a guard against absurd input).
+#: Longest string accepted as one value of a problem file (a guard against absurd input).
 MAX_VALUE_LENGTH = 200
+#: Longest answer: the exact forms symattn prints (a RoPE softmax weight in LaTeX is about
+#: 2,000 characters) fit, absurd input does not.
+MAX_ANSWER_LENGTH = 4000
+#: Deepest nesting of a value (brackets, signs, powers, and the terms of a sum or product
+#: in its syntax tree): far more than any printed form, far less than Python's stack.
+MAX_DEPTH = 100
 #: Largest |exponent| of a decimal such as 1e300 (keeps numbers sane).
 MAX_DECIMAL_EXPONENT = 100
 #: Largest whole exponent of a power such as 2^64 (the power guard; see also MAX_BITS).
@@ -117,6 +132,15 @@ class Exp:
 
 
 @dataclass(frozen=True)
+class Func:
+    """``sin``, ``cos`` or ``tanh`` of its argument."""
+
+    name: str
+    arg: Node
+    pos: int
+
+
+@dataclass(frozen=True)
 class Euler:
     pos: int
 
@@ -132,7 +156,7 @@ class Percent:
     pos: int
 
 
-Node = Union[Num, Name, Neg, BinOp, Pow, Sqrt, Exp, Euler, Infinity, Percent]
+Node = Union[Num, Name, Neg, BinOp, Pow, Sqrt, Exp, Func, Euler, Infinity, Percent]
 
 # -- the parser ------------------------------------------------------------------------------
 
@@ -142,7 +166,7 @@ _NEGATION = 25
 _POWER = 30
 #: Tokens that may follow a factor without a sign between them: 2√2, 5\sqrt{2}, 3(1/2),
 #: 2 \exp(1).
-_IMPLICIT = ("√", "sqrt", "frac", "(", "{", "exp")
+_IMPLICIT = ("√", "sqrt", "frac", "(", "{", "exp", *FUNCTIONS)
 
 
 class _Parser:
@@ -150,6 +174,14 @@ class _Parser:
         self.profile = profile
         self.tokens = tokens(text, profile)
         self.index = 0
+        self.depth = 0
+
+    def deeper(self, token: Token | None) -> None:
+        """One level more of brackets, signs or powers; refused past :data:`MAX_DEPTH`."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            where = f" at position {token.pos}" if token is not None else ""
+            raise ValueSyntaxError(f"the value is nested more than {MAX_DEPTH} deep{where}")
 
     def peek(self) -> Token | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
@@ -199,6 +231,13 @@ class _Parser:
         return True
 
     def expression(self, floor: int) -> Node:
+        self.deeper(self.peek())
+        try:
+            return self._expression(floor)
+        finally:
+            self.depth -= 1
+
+    def _expression(self, floor: int) -> Node:
         left = self.unary()
         while (token := self.peek()) is not None:
             if token.kind == "op" and token.text in _BINDING:
@@ -234,6 +273,13 @@ class _Parser:
 
     def exponent(self) -> Node:
         """What follows ^: a signed number, a bracket, or a factor (right-associative)."""
+        self.deeper(self.peek())
+        try:
+            return self._exponent()
+        finally:
+            self.depth -= 1
+
+    def _exponent(self) -> Node:
         token = self.peek()
         if token is not None and token.kind == "op" and token.text in ("+", "-"):
             self.take()
@@ -272,6 +318,8 @@ class _Parser:
                 return BinOp("/", num, self.group("}"), token.pos)
             if token.text == "exp":
                 return Exp(self.postfix(self.atom()), token.pos)
+            if token.text in FUNCTIONS:  # \sin{\left(x \right)}, \cos x
+                return Func(token.text, self.postfix(self.atom()), token.pos)
             if token.text == "inf":
                 return Infinity(token.pos)
         if token.kind == "name":
@@ -287,7 +335,10 @@ class _Parser:
         if answer and name == "exp":
             self.expect("(")
             return Exp(self.group(")"), token.pos)
-        if answer and name == "e":
+        if answer and name in FUNCTIONS:
+            self.expect("(")
+            return Func(name, self.group(")"), token.pos)
+        if answer and name in ("e", "E"):  # E: Euler's number as SymPy prints it
             return Euler(token.pos)
         if answer and name.lower() in ("inf", "infinity", "oo"):
             return Infinity(token.pos)
@@ -296,17 +347,18 @@ class _Parser:
 
 def exact_decimal(text: str) -> Fraction:
     """A decimal read exactly, refused when its size is absurd (|exponent| > 100)."""
+    shown = text if len(text) <= 40 else text[:37] + "…"  # an answer may be 4,000 long
     try:
         value = Decimal(text)
     except ArithmeticError:  # "2e-" from a lone superscript sign: not a number
-        raise ValueSyntaxError(f"{text!r} is not a number") from None
+        raise ValueSyntaxError(f"{shown!r} is not a number") from None
     if not value.is_finite():
-        raise ValueSyntaxError(f"{text} is not a finite number")
+        raise ValueSyntaxError(f"{shown} is not a finite number")
     exponent = value.as_tuple().exponent
     if isinstance(exponent, int) and abs(exponent) > MAX_DECIMAL_EXPONENT + 30:
-        raise ValueSyntaxError(f"{text} is out of range")
+        raise ValueSyntaxError(f"{shown} is out of range")
     if value != 0 and abs(value.adjusted()) > MAX_DECIMAL_EXPONENT:
-        raise ValueSyntaxError(f"{text} is out of range (|exponent| > {MAX_DECIMAL_EXPONENT})")
+        raise ValueSyntaxError(f"{shown} is out of range (|exponent| > {MAX_DECIMAL_EXPONENT})")
     return Fraction(value)
 
 
@@ -317,8 +369,32 @@ def _number(text: str, pos: int) -> Num:
     return Num(value, places, int(power) if power else 0, pos)
 
 
+def _children(node: Node) -> tuple[Node, ...]:
+    if isinstance(node, BinOp):
+        return (node.left, node.right)
+    if isinstance(node, Pow):
+        return (node.base, node.exponent)
+    if isinstance(node, (Neg, Sqrt, Exp, Func, Percent)):
+        return (node.arg,)
+    return ()
+
+
+def _check_depth(tree: Node) -> None:
+    """Refuse a tree deeper than :data:`MAX_DEPTH` (a sum of thousands of terms is one
+    level of brackets but thousands of levels of tree), walked without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValueSyntaxError(f"the value is nested more than {MAX_DEPTH} deep")
+        stack.extend((child, depth + 1) for child in _children(node))
+
+
 def parse(text: str, profile: Profile = PROBLEM) -> Node:
     """The syntax tree of ``text`` (one value) under ``profile``."""
-    if len(text) > MAX_VALUE_LENGTH:
-        raise ValueSyntaxError(f"value longer than {MAX_VALUE_LENGTH} characters")
-    return _Parser(text, profile).parse()
+    longest = MAX_ANSWER_LENGTH if profile is ANSWER else MAX_VALUE_LENGTH
+    if len(text) > longest:
+        raise ValueSyntaxError(f"value longer than {longest} characters")
+    tree = _Parser(text, profile).parse()
+    _check_depth(tree)
+    return tree

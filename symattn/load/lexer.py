@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["Profile", "Token", "ValueSyntaxError", "tokens"]
+__all__ = ["FUNCTIONS", "Profile", "Token", "ValueSyntaxError", "tokens"]
 
 
 class ValueSyntaxError(ValueError):
@@ -71,7 +71,16 @@ _COMMANDS = {
     "quad": "",
     "mathrm": "",
     "operatorname": "",
+    "sin": "sin",
+    "cos": "cos",
+    "tanh": "tanh",
 }
+#: The functions an answer may use, by name (``cos(1/10)``) and by LaTeX command
+#: (``\sin{\left(1 \right)}``): what symattn itself prints for positions, RoPE and
+#: additive attention.
+FUNCTIONS = ("sin", "cos", "tanh")
+#: LaTeX commands an entry of a problem file may not use (answers only).
+_ANSWER_COMMANDS = ("exp", "infty", *FUNCTIONS)
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ def tokens(text: str, profile: Profile) -> list[Token]:
             out.append(Token("op", "^", start, spaced))
         elif ch == "\\" and (m := _COMMAND.match(text, pos)):
             command = m.group(1)
-            if command not in _COMMANDS or (not answer and command in ("exp", "infty")):
+            if command not in _COMMANDS or (not answer and command in _ANSWER_COMMANDS):
                 raise ValueSyntaxError(f"unknown LaTeX command \\{command} at position {start}")
             if _COMMANDS[command]:
                 out.append(Token("op", _COMMANDS[command], start, spaced))

@@ -25,14 +25,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from flint import arb
+
 from ..errors import SymattnError
 from ..numbers import decimal_context
+from ..numbers.balls import precision
 from .grammar import (
     ANSWER,
     MAX_POWER,
     BinOp,
     Euler,
     Exp,
+    Func,
     Infinity,
     Name,
     Neg,
@@ -111,6 +115,19 @@ def _exp(a: _Interval, pos: int) -> _Interval:
     return _Interval(value, value * (a.rad.exp() - 1))
 
 
+def _function(name: str, a: _Interval, pos: int) -> _Interval:
+    """sin, cos or tanh: each moves by at most as much as its argument (|f′| ≤ 1), so the
+    radius is the argument's; an exact argument gives an exact value (to
+    :data:`PRECISION` digits, as e^x)."""
+    if abs(a.mid) + a.rad > MAX_EXPONENT:
+        raise ValueSyntaxError(f"the argument of {name} at position {pos} is too large")
+    bits = (PRECISION + 20) * 4 + max(0, -a.mid.adjusted()) * 4  # ≥ 80 digits, and sin(1e-30)
+    with precision(bits):
+        value = getattr(arb(str(a.mid)), name)()
+        text = value.mid().str(PRECISION + 10, radius=False)
+    return _Interval(+Decimal(text), a.rad)
+
+
 def _whole(node: Node) -> int | None:
     """The exponent as a whole number when it is written as one (2, -3, ⁻²)."""
     sign = 1
@@ -165,6 +182,8 @@ def _interval(node: Node) -> _Interval:
         return _pow(node)
     if isinstance(node, Exp):
         return _exp(_interval(node.arg), node.pos)
+    if isinstance(node, Func):
+        return _function(node.name, _interval(node.arg), node.pos)
     if isinstance(node, Euler):
         return _Interval(Decimal(1).exp(), Decimal(0))
     if isinstance(node, Percent):
