@@ -278,7 +278,7 @@ class Marker:
 
     def _tolerance(self, g: Given) -> Decimal | None:
         """How far ``g`` may be from the value (None: one unit of its last written place,
-        SPEC §7).  With ``places = N`` (SPEC §13) a decimal written with N or more places
+        docs/answers-format.md).  With ``places = N`` a decimal written with N or more places
         is accepted within one unit of the N-th place, as the sheet asks: 2.121300 and
         2.1213 are both right for 2.12132 at 4 places."""
         if self.answers.tolerance is not None:

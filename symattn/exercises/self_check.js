@@ -28,7 +28,7 @@
     }
 
     /** compare.close: within the reading's radius (exact: 1e-30) of the expected value;
-     *  with `asked` (marking.Marker._tolerance, SPEC 13), a decimal written with the
+     *  with `asked` (marking.Marker._tolerance), a decimal written with the
      *  places asked or more is within one unit of the asked place. */
     function close(reading, expected, asked) {
       const value = reading.value;
