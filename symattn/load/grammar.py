@@ -14,7 +14,7 @@ Written forms (the answers profile accepts all; the problem profile the exact on
 * powers ``x^2``, ``2^(1/2)``, ``10^-2``, superscripts ``10⁻²``, ``x²``;
 * in answers: ``e`` (``E``, as SymPy writes it), ``e^x``, ``exp(x)``, ``\exp``, a percent
   sign ``10.7%``, a leading ``≈``, and ``∞``, ``inf``, ``oo``, ``\infty``;
-* in answers the functions symattn prints for positions, RoPE and additive attention:
+* in answers the functions symattn prints in its exact forms (position codes, rotations):
   ``sin(x)``, ``cos(x)``, ``tanh(x)`` and ``\sin{x}``, ``\cos``, ``\tanh``.
 
 An answer may be as long as the forms symattn prints (:data:`MAX_ANSWER_LENGTH`), and is
@@ -65,7 +65,7 @@ __all__ = [
 
 #: Longest string accepted as one value of a problem file (a guard against absurd input).
 MAX_VALUE_LENGTH = 200
-#: Longest answer: the exact forms symattn prints (a RoPE softmax weight in LaTeX is about
+#: Longest answer: the exact forms symattn prints (a rotated softmax weight in LaTeX is about
 #: 2,000 characters) fit, absurd input does not.
 MAX_ANSWER_LENGTH = 4000
 #: Deepest nesting of a value (brackets, signs, powers, and the terms of a sum or product
