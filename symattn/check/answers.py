@@ -29,12 +29,12 @@ from typing import Any
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import plain, read_file
-from ..load.files import csv_rows, read_text
+from ..load.files import csv_dialect, csv_rows, read_text
 from ..load.grammar import ValueSyntaxError
 from ..load.matrix_text import looks_like_matrix, split_matrix
 from ..load.readings import Reading, read_answer
 
-__all__ = ["Answers", "Given", "answer_steps", "load_answers", "step_ids_of"]
+__all__ = ["Answers", "Given", "answer_steps", "load_answers", "step_ids_of", "step_named"]
 
 _KEY = re.compile(
     r"^\s*(?P<step>[A-Za-z_][A-Za-z0-9_.]*)\s*(?:\[\s*(?P<i>\d+)\s*(?:,\s*(?P<j>\d+)\s*)?\])?\s*$"
@@ -162,17 +162,33 @@ def _row(raw: object, cols: int) -> tuple[Given | None, ...] | str:
     return tuple(read_entry(v) for v in raw)
 
 
+def step_named(step: str, allowed: Sequence[str]) -> str | None:
+    """The step id ``step`` names: itself, or the one id it spells in other case
+    (``Weights``, ``WEIGHTS`` → ``weights``); None when it names none (or two)."""
+    if step in allowed:
+        return step
+    matches = [s for s in allowed if s.casefold() == step.casefold()]
+    return matches[0] if len(matches) == 1 else None
+
+
 def _suggest(step: str, allowed: Sequence[str]) -> str:
     close = difflib.get_close_matches(step, list(allowed), n=1, cutoff=0.5)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _csv(text: str, name: str) -> dict[str, Any]:
-    """``step,row,col,value`` rows as entry keys (``weights[1,2]``)."""
-    rows = csv_rows(text, name)
+    """``step,row,col,value`` rows as entry keys (``weights[1,2]``); commas, semicolons or
+    tabs between the fields, as the roster (``load.files.csv_dialect``)."""
+    text = text.lstrip("\ufeff")  # what a spreadsheet writes first in UTF-8
+    dialect = csv_dialect(text)
+    delimiter = str(dialect.delimiter)
+    rows = csv_rows(text, name, dialect)
     header = [h.strip().lower() for h in rows[0]] if rows else []
     if header[:4] != ["step", "row", "col", "value"]:
-        raise SymattnError(f"{name}: expected a CSV header step,row,col,value")
+        raise SymattnError(
+            f"{name}: expected a CSV header step,row,col,value (fields split by commas, "
+            "semicolons or tabs)"
+        )
     out: dict[str, Any] = {}
     first: dict[str, int] = {}
     for number, row in enumerate(rows[1:], start=2):
@@ -182,13 +198,13 @@ def _csv(text: str, name: str) -> dict[str, Any]:
             raise SymattnError(f"{name}: line {number}: expected step,row,col,value")
         step, i, j = row[0].strip(), int(row[1]), int(row[2])
         key = f"{step}[{i},{j}]"
-        if key in first:  # as a key given twice in JSON: neither value is picked
+        if key.casefold() in first:  # as a key given twice in JSON: neither value is picked
             raise SymattnError(
                 f"{name}: line {number}: {step} row {i}, column {j} is given twice "
-                f"(first on line {first[key]})"
+                f"(first on line {first[key.casefold()]})"
             )
-        first[key] = number
-        out[key] = ",".join(row[3:])
+        first[key.casefold()] = number
+        out[key] = delimiter.join(row[3:])
     return out
 
 
@@ -250,6 +266,7 @@ def load_answers(
     unreadable: dict[str, str] = {}
     other_view: dict[str, Grid] = {}
     columns = key.problem.layout == "column"  # the answers are written transposed
+    seen: dict[tuple[str, str | None, str | None], str] = {}
     for raw_key, raw in data.items():
         if raw_key == "tolerance":
             tolerance = _tolerance(raw, name)
@@ -258,12 +275,20 @@ def load_answers(
             places = read_places(raw, name)
             continue
         match = _KEY.match(str(raw_key))
-        step = match.group("step") if match else str(raw_key)
-        if match is None or step not in allowed:
+        written = match.group("step") if match else str(raw_key)
+        named = step_named(written, allowed) if match else None
+        if match is None or named is None:
             raise SymattnError(
-                f"{name}: unknown step {raw_key!r}{_suggest(step, allowed)}; this problem's "
+                f"{name}: unknown step {raw_key!r}{_suggest(written, allowed)}; this problem's "
                 f"steps are {', '.join(allowed)}"
             )
+        step = named
+        spot = (step, match.group("i"), match.group("j"))
+        if spot in seen:  # weights and Weights: as a key given twice, neither is picked
+            raise SymattnError(
+                f"{name}: {raw_key!r} and {seen[spot]!r} name the same answer; give it once"
+            )
+        seen[spot] = str(raw_key)
         rows, cols = key.step(step).shape
         if columns:
             rows, cols = cols, rows

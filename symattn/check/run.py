@@ -14,7 +14,7 @@ from ..errors import SymattnError
 from ..load import load
 from ..plan import backward_plan
 from ..problem import Problem
-from .answers import Answers, answer_steps, load_answers, read_places, step_ids_of
+from .answers import Answers, answer_steps, load_answers, read_places, step_ids_of, step_named
 from .marking import Marker
 from .results import CheckResult
 
@@ -54,7 +54,7 @@ def key_for(
     if (loaded.dO is not None or loaded.target is not None) and answers is not None:
         named = set(answers.steps) if isinstance(answers, Answers) else step_ids_of(answers)
         gradients = {s.id for s in backward_plan(loaded).specs}
-        backward = bool(named & gradients)
+        backward = any(step_named(n, sorted(gradients)) for n in named)  # dq: dQ
     return derivation(loaded, backward=backward)
 
 

@@ -16,7 +16,6 @@ characters, and unique (``Ada_Lovelace``, ``Ada_Lovelace_2`` …, compared case-
 
 from __future__ import annotations
 
-import csv
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 
 from ..errors import SymattnError
 from ..load.checks import MAX_NAME_BYTES, MAX_STUDENTS
-from ..load.files import csv_rows, read_text
+from ..load.files import csv_dialect, csv_rows, read_text
 
 __all__ = ["MAX_NAME_BYTES", "MAX_STUDENTS", "Student", "folder_name", "read_roster"]
 #: Longest folder name made from a name.
@@ -149,11 +148,5 @@ def students_from_rows(rows: Sequence[list[str]], source: str) -> list[Student]:
 def read_roster(path: str) -> list[Student]:
     """The students of the roster CSV at ``path``."""
     text = read_text(path).lstrip("\ufeff")
-    try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(
-            text[:4096], delimiters=",;\t"
-        )
-    except csv.Error:
-        dialect = csv.excel
-    rows = csv_rows(text, path, dialect)
+    rows = csv_rows(text, path, csv_dialect(text))
     return students_from_rows(rows, path)

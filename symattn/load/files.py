@@ -23,6 +23,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_LISTED_FILES",
     "check_readable",
+    "csv_dialect",
     "csv_rows",
     "list_files",
     "parse_json",
@@ -189,6 +190,15 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise SymattnError(f"{source}: malformed TOML: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
         raise SymattnError(f"{source}: malformed TOML: {exc}") from None
+
+
+def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
+    """The dialect of a CSV file (a roster, an answers file): commas, or the semicolons
+    and tabs a European-locale spreadsheet exports, told from its first 4 kB."""
+    try:
+        return csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        return csv.excel
 
 
 def csv_rows(

@@ -14,7 +14,7 @@ Written forms (the answers profile accepts all; the problem profile the exact on
 * powers ``x^2``, ``2^(1/2)``, ``10^-2``, superscripts ``10⁻²``, ``x²``;
 * in answers: ``e`` (``E``, as SymPy writes it), ``e^x``, ``exp(x)``, ``\exp``, a percent
   sign ``10.7%``, a leading ``≈``, and ``∞``, ``inf``, ``oo``, ``\infty``;
-* in answers the functions symattn prints for the sinusoid, rotation and tanh topics:
+* in answers the functions symattn prints in its exact forms (position codes, rotations):
   ``sin(x)``, ``cos(x)``, ``tanh(x)`` and ``\sin{x}``, ``\cos``, ``\tanh``.
 
 An answer may be as long as the forms symattn prints (:data:`MAX_ANSWER_LENGTH`), and is

@@ -76,8 +76,7 @@ _COMMANDS = {
     "tanh": "tanh",
 }
 #: The functions an answer may use, by name (``cos(1/10)``) and by LaTeX command
-#: (``\sin{\left(1 \right)}``): what symattn itself prints for the sinusoid, rotation and
-#: tanh topics.
+#: (``\sin{\left(1 \right)}``): what symattn itself prints in its exact forms.
 FUNCTIONS = ("sin", "cos", "tanh")
 #: LaTeX commands an entry of a problem file may not use (answers only).
 _ANSWER_COMMANDS = ("exp", "infty", *FUNCTIONS)
