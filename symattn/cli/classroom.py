@@ -104,7 +104,11 @@ def add_grade(commands: Any) -> None:
         "with points per step and credit for errors carried forward.",
     )
     grade.add_argument("directory", metavar="DIR", help="the class set (with class.json)")
-    grade.add_argument("submissions", metavar="SUBMISSIONS", help="folder of answers files")
+    grade.add_argument(
+        "submissions",
+        metavar="SUBMISSIONS",
+        help="folder of answers files, or a zip of one (Moodle's 'Download all submissions')",
+    )
     grade.add_argument("--report", metavar="CSV", help="write grades.csv: one row per student")
     grade.add_argument(
         "--moodle-grades", metavar="CSV", help="write Moodle's gradebook import (CSV)"
@@ -227,7 +231,7 @@ def run_grade(args: argparse.Namespace) -> int:
     check_paths(
         [
             PathUse("class set", args.directory, folder=True),
-            PathUse("submissions", args.submissions, folder=True),
+            PathUse("submissions", args.submissions, folder=not args.submissions.endswith(".zip")),
         ],
         [
             PathUse("--report", args.report) if args.report else None,

@@ -107,6 +107,7 @@ WORDS: dict[str, str] = {
     "grade.why.several_files": "the folder holds several answers files and none is named "
     "answers.json",
     "grade.why.no_student": "matches no student's folder, id, email or name",
+    "grade.why.zip_member": "a member was not unpacked: {detail}",
     "grade.why.several_students": "matches more than one student ({detail})",
     "feedback.label.ok": "",
     "feedback.label.wrong": "",

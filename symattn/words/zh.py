@@ -103,6 +103,7 @@ WORDS: dict[str, str] = {
     "grade.why.no_file": "文件夹中没有答案文件（.json、.toml 或 .csv）",
     "grade.why.several_files": "文件夹中有多个答案文件，且没有一个名为 answers.json",
     "grade.why.no_student": "与任何学生的文件夹、学号、邮箱或姓名都不对应",
+    "grade.why.zip_member": "压缩包中有一项未解出：{detail}",
     "grade.why.several_students": "对应多名学生（{detail}）",
     "feedback.label.ok": "",
     "feedback.label.wrong": "",
