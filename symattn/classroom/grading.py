@@ -20,7 +20,7 @@ from pathlib import Path
 from ..budget import time_budget
 from ..check import CheckResult
 from ..check.grade import Graded as Marked
-from ..check.grade import Policy, grade_pairs
+from ..check.grade import Policy, grade_pairs, mark
 from ..compute import derivation
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -29,7 +29,7 @@ from .archive import Unpacked, is_zip, unpacked
 from .manifest import Entry, Manifest, read_manifest
 from .submissions import Matched, Skipped, match_submissions
 
-__all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "step_marks"]
+__all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "grade_submission", "step_marks"]
 
 
 @dataclass(frozen=True)
@@ -196,12 +196,35 @@ def _grade_folder(
     pairs = [(_key_of(directory, r.entry), r.file) for r in handed_in if r.file is not None]
     marked = grade_pairs(pairs, policy, progress)
     for row, one in zip(handed_in, marked):
-        row.marked, row.error = one, one.error
-        if one.result is not None:
-            row.marks = step_marks(
-                one.result, row.entry, manifest.ecf_credit, manifest.coarse_credit
-            )
+        _score(row, one, manifest)
     for row in rows:
         if not row.marks:
-            row.marks = [StepMark(s, p, Fraction(0)) for s, p in row.entry.points.items()]
+            _score(row, None, manifest)
     return ClassGrades(directory, manifest, rows, matched)
+
+
+def _score(row: Graded, one: Marked | None, manifest: Manifest) -> None:
+    """Put the marked file (None: none was) and its points into the student's row."""
+    if one is not None:
+        row.marked, row.error = one, one.error
+    if one is not None and one.result is not None:
+        row.marks = step_marks(one.result, row.entry, manifest.ecf_credit, manifest.coarse_credit)
+    else:
+        row.marks = [StepMark(s, p, Fraction(0)) for s, p in row.entry.points.items()]
+
+
+def grade_submission(
+    directory: str | Path,
+    manifest: Manifest,
+    entry: Entry,
+    file: Path,
+    *,
+    time_limit: float | None = None,
+) -> Graded:
+    """One student's file marked against their own problem, exactly as :func:`grade_class`
+    marks it in the class (the Gradescope autograder marks one submission at a time)."""
+    row = Graded(entry, file)
+    _score(
+        row, mark(_key_of(Path(directory), entry), file, Policy(None, None, time_limit)), manifest
+    )
+    return row

@@ -29,7 +29,7 @@ from ..errors import SymattnError
 from .manifest import Entry
 from .roster import folder_name
 
-__all__ = ["MAX_SUBMISSIONS", "Matched", "Skipped", "match_submissions"]
+__all__ = ["MAX_SUBMISSIONS", "Matched", "Skipped", "answers_in", "match_submissions"]
 
 SUFFIXES = (".json", ".toml", ".csv")
 #: Names a submission folder's answers file is looked for under, in this order.
@@ -86,7 +86,7 @@ def _regular(path: Path, root: Path) -> Skipped | None:
     return None
 
 
-def _in_folder(folder: Path) -> tuple[Path | None, str | None]:
+def answers_in(folder: Path) -> tuple[Path | None, str | None]:
     """The answers file of a submission folder, or why there is none."""
     names = {p.name.casefold(): p for p in folder.iterdir() if not p.name.startswith(".")}
     for preferred in PREFERRED:
@@ -115,7 +115,7 @@ def _candidates(root: Path) -> tuple[list[tuple[Path, str]], list[Skipped]]:
             if not _inside(entry, root):
                 skipped.append(Skipped(entry, "outside"))
                 continue
-            file, why = _in_folder(entry)
+            file, why = answers_in(entry)
             if file is None:
                 skipped.append(Skipped(entry, why or "no_file"))
                 continue

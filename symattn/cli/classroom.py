@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import SymattnError
 from ..load.topic_reading import LAYOUTS
-from ..output import ProgressBar, say, write_output
+from ..output import ProgressBar, say, write_binary, write_output
 from ..topics import drawn
 from ..words import LANGUAGES
 from .options import time_limit_option
@@ -90,6 +90,12 @@ def add_exercises(commands: Any) -> None:
     )
     ex.add_argument(
         "--category", metavar="NAME", help="the Moodle question-bank category of the quiz"
+    )
+    ex.add_argument(
+        "--gradescope",
+        metavar="AUTOGRADER.zip",
+        help="also write a Gradescope autograder: setup.sh, run_autograder and the keys; each "
+        "submission is marked against its submitter's own problem, as grade marks it",
     )
     ex.add_argument("--replace", action="store_true", help="replace the class set already in DIR")
     ex.add_argument("-o", "--output", metavar="DIR", required=True, help="output folder")
@@ -175,8 +181,11 @@ def run_exercises(args: argparse.Namespace) -> int:
         [
             PathUse("-o", folder, folder=True),
             PathUse("--moodle", args.moodle) if args.moodle else None,
+            PathUse("--gradescope", args.gradescope) if args.gradescope else None,
         ],
     )
+    if args.gradescope and not args.gradescope.lower().endswith(".zip"):
+        raise SymattnError(f"--gradescope {args.gradescope}: expected a file name ending in .zip")
     students = read_roster(args.students) if args.students else None
     exercises = make_exercises(
         args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
@@ -193,6 +202,10 @@ def run_exercises(args: argparse.Namespace) -> int:
     )
     if args.moodle:
         write_output(moodle_quiz(quiz_items(exercises), args.lang, args.category), args.moodle)
+    if args.gradescope:
+        from ..classroom.gradescope import autograder_zip
+
+        write_binary(autograder_zip(folder), args.gradescope, "zip")
     say(
         f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}: "
         "students/ for the students, teacher/ and class.json for you"
