@@ -232,6 +232,7 @@ def run_grade(args: argparse.Namespace) -> int:
         grades_json,
         grades_text,
         moodle_grades_csv,
+        moodle_grades_notes,
         points,
         render_summary_html,
         summarize,
@@ -290,6 +291,8 @@ def run_grade(args: argparse.Namespace) -> int:
         write_output(grades_csv(grades), args.report)
     if args.moodle_grades:
         write_output(moodle_grades_csv(grades, args.lang), args.moodle_grades)
+        for level, note in moodle_grades_notes(grades, args.moodle_grades, args.lang):
+            say(f"symattn: {level}: {note}")
     if args.summary:
         summary = summarize(grades, args.lang)
         page = render_summary_html(summary, args.lang) if summary_kind == "html" else None

@@ -29,4 +29,11 @@ WORDS: dict[str, str] = {
     "class ({who}); each hands in their own answers, on their own problem.",
     "grade.why.zip_member": "a member was not unpacked: {detail}",
     "grade.why.several_students": "matches more than one student ({detail})",
+    "grade.moodle.points": "{file}: the grades are points out of {max} (the exercises' "
+    "maximum), not percent: set the grade item's maximum grade to {most} in Moodle "
+    "before importing",
+    "grade.moodle.some_emails": "{file}: {names} have no email in the roster, so every "
+    "row is matched by ID number: map 'ID number' to the users' ID number in Moodle",
+    "grade.moodle.left_out": "{file}: {names} have neither an email nor an id in the "
+    "roster and are left out of the import",
 }

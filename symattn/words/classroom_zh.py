@@ -26,4 +26,9 @@ WORDS: dict[str, str] = {
     "每人须就自己的题目提交自己的答案。",
     "grade.why.zip_member": "压缩包中有一项未解出：{detail}",
     "grade.why.several_students": "对应多名学生（{detail}）",
+    "grade.moodle.points": "{file}：成绩是满分 {max} 的得分（练习的满分），不是百分制："
+    "导入前请在 Moodle 中把该成绩项的最高分设为 {most}",
+    "grade.moodle.some_emails": "{file}：名单中 {names} 没有邮箱，所以每一行都按 ID number "
+    "匹配：在 Moodle 中把 'ID number' 对应到用户的 ID number",
+    "grade.moodle.left_out": "{file}：名单中 {names} 既没有邮箱也没有学号，未写入导入文件",
 }
