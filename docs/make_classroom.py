@@ -10,7 +10,8 @@ It writes docs/examples/classroom/submissions/: Ada's right answers (named after
 folder), Zoë's without the scaling by √d_k (in the folder Moodle's "download all
 submissions" makes), 张伟's with the scaled scores rounded to one place and the rest
 worked on from them (named by his email), a broken file (named by an id), the formula-named
-student's right answers, and a stranger's file that matches no one.
+student's right answers, and a stranger's file that matches no one; and the same folder
+as a zip, docs/examples/classroom/submissions.zip.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import zipfile
 from decimal import Decimal
 from pathlib import Path
 
@@ -31,6 +33,18 @@ from symattn.numbers import round_half_away
 
 HERE = Path(__file__).resolve().parent / "examples" / "classroom"
 OUT = HERE / "submissions"
+BUNDLE = HERE / "submissions.zip"
+
+
+def _zip(folder: Path, target: Path) -> None:
+    """The folder as Moodle's "Download all submissions" zip holds it (fixed dates, so the
+    file is the same on every rebuild)."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                info = zipfile.ZipInfo(path.relative_to(folder).as_posix(), (2026, 3, 2, 9, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                out.writestr(info, path.read_bytes())
 
 
 def _written(matrix: list[list[Decimal]], places: int) -> list[list[str]]:
@@ -75,6 +89,7 @@ def build() -> None:
             path.write_text(matrices_json(data), encoding="utf-8")
         (OUT / "s004.json").write_text('{"Q": [["1", "0"],\n', encoding="utf-8")
         (OUT / "stranger.json").write_text('{"Q": [["1", "2"]]}\n', encoding="utf-8")
+        _zip(OUT, BUNDLE)
     print(f"wrote {OUT}")
 
 

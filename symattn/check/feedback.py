@@ -36,6 +36,7 @@ __all__ = [
     "render_feedback_latex",
     "render_feedback_text",
     "score_line",
+    "step_feedback_lines",
 ]
 
 
@@ -114,46 +115,55 @@ def render_feedback_text(
     result: CheckResult, lang: str = "en", digits: int = 4, show_key: bool = True
 ) -> str:
     w = words(lang)
-    voice = text_voice(w, digits)
     out = [w("feedback.title", source=result.source), score_line(result, w), _verdict(result, w)]
     for step in result.steps:
         out.append("")
-        first = step.id == result.first_error
-        good = step.status in ("correct", "partial")
-        symbol = "✓" if good else ("✗" if step.entries or step.error else "·")
-        title = title_of(result.derivation.step(step.id), w)
-        head = f"{'▶' if first else ' '} {title}  {symbol} {w('feedback.' + step.status)}"
-        out.append(head + (f"   {w('feedback.first')}" if first else ""))
-        if step.error is not None:
-            out.append(f"    {say(step.error, voice)}")
-        if step.carried_forward:
-            out.append(f"    {w('feedback.carried')}")
-        header = (w("feedback.entry"), w("feedback.given")) + (
-            (w("feedback.expected"),) if show_key else ()
-        )
-        rows = [(*header, "")] if step.entries else []  # no table for a step not read
-        for e in step.entries:
-            cells = (entry_name(step.id, e.index[0] - 1, e.index[1] - 1), e.given)
-            rows.append((*cells, *((e.expected,) if show_key else ()), mark(e.status, w)))
-        columns = len(header)
-        widths = [max((width(r[k]) for r in rows), default=0) for k in range(columns)]
-        for r in rows:
-            padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
-            out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
-        for message in entry_messages(step):
-            out.append("    " + say(message, voice))
-        if step.note is not None:
-            out.append(f"    {w('feedback.note')} {say(step.note, voice)}")
-        if step.diagnosis:
-            out.append(f"    {w('feedback.diagnosis')}")
-            for d in step.diagnosis:
-                name = mistake_name(w, d.id, Naming(result.derivation.problem.layout).variant)
-                out.append(f"      • {name} — {say(d.message, voice)}")
-        wrong = _first_wrong(step)
-        if first and wrong is not None and show_key:
-            out.append(f"    {w('feedback.derivation')}")
-            out.extend(_derived_lines(result, step.id, *wrong, digits, w))
+        out += step_feedback_lines(result, step, w, digits, show_key)
     return "\n".join(out) + "\n"
+
+
+def step_feedback_lines(
+    result: CheckResult, step: StepResult, w: Words, digits: int = 4, show_key: bool = True
+) -> list[str]:
+    """One step of the text feedback: its title and status, its entries with ✓ or ✗, what
+    went wrong and, under the first wrong step, that entry worked out."""
+    voice = text_voice(w, digits)
+    first = step.id == result.first_error
+    good = step.status in ("correct", "partial")
+    symbol = "✓" if good else ("✗" if step.entries or step.error else "·")
+    title = title_of(result.derivation.step(step.id), w)
+    head = f"{'▶' if first else ' '} {title}  {symbol} {w('feedback.' + step.status)}"
+    out = [head + (f"   {w('feedback.first')}" if first else "")]
+    if step.error is not None:
+        out.append(f"    {say(step.error, voice)}")
+    if step.carried_forward:
+        out.append(f"    {w('feedback.carried')}")
+    header = (w("feedback.entry"), w("feedback.given")) + (
+        (w("feedback.expected"),) if show_key else ()
+    )
+    rows = [(*header, "")] if step.entries else []  # no table for a step not read
+    for e in step.entries:
+        cells = (entry_name(step.id, e.index[0] - 1, e.index[1] - 1), e.given)
+        rows.append((*cells, *((e.expected,) if show_key else ()), mark(e.status, w)))
+    columns = len(header)
+    widths = [max((width(r[k]) for r in rows), default=0) for k in range(columns)]
+    for r in rows:
+        padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
+        out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
+    for message in entry_messages(step):
+        out.append("    " + say(message, voice))
+    if step.note is not None:
+        out.append(f"    {w('feedback.note')} {say(step.note, voice)}")
+    if step.diagnosis:
+        out.append(f"    {w('feedback.diagnosis')}")
+        for d in step.diagnosis:
+            name = mistake_name(w, d.id, Naming(result.derivation.problem.layout).variant)
+            out.append(f"      • {name} — {say(d.message, voice)}")
+    wrong = _first_wrong(step)
+    if first and wrong is not None and show_key:
+        out.append(f"    {w('feedback.derivation')}")
+        out.extend(_derived_lines(result, step.id, *wrong, digits, w))
+    return out
 
 
 def render_feedback_latex(

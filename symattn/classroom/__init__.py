@@ -8,7 +8,15 @@ from .feedback_files import FeedbackSheet, write_feedback
 from .grading import ClassGrades, Graded, StepMark, grade_class, step_marks
 from .layout import check_target, manifest_for, quiz_items, self_check_page, write_class
 from .manifest import MANIFEST, Entry, Manifest, read_manifest
-from .reports import csv_cell, grades_csv, grades_json, grades_text, moodle_grades_csv, points
+from .reports import (
+    csv_cell,
+    grades_csv,
+    grades_json,
+    grades_text,
+    moodle_grades_csv,
+    moodle_grades_notes,
+    points,
+)
 from .roster import Student, folder_name, read_roster
 from .submissions import Matched, Skipped, match_submissions
 from .summary import ClassSummary, summarize, summary_csv
@@ -36,6 +44,7 @@ __all__ = [
     "manifest_for",
     "match_submissions",
     "moodle_grades_csv",
+    "moodle_grades_notes",
     "points",
     "quiz_items",
     "read_manifest",

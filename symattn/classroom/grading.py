@@ -10,6 +10,8 @@ earns ``ecf_credit`` of its points, and a step half right half of them.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,15 +20,16 @@ from pathlib import Path
 from ..budget import time_budget
 from ..check import CheckResult
 from ..check.grade import Graded as Marked
-from ..check.grade import Policy, grade_pairs
+from ..check.grade import Policy, grade_pairs, mark
 from ..compute import derivation
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import load
+from .archive import Unpacked, is_zip, unpacked
 from .manifest import Entry, Manifest, read_manifest
 from .submissions import Matched, Skipped, match_submissions
 
-__all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "step_marks"]
+__all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "grade_submission", "step_marks"]
 
 
 @dataclass(frozen=True)
@@ -135,14 +138,55 @@ def grade_class(
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ClassGrades:
-    """Mark every submission in ``submissions`` against its own student's problem in the
-    class set ``directory``; a bad file (or one that takes longer than ``time_limit``
-    seconds) is reported in its row and the rest are marked."""
+    """Mark every submission in ``submissions`` — a folder, or a zip of one such as
+    Moodle's "Download all submissions" — against its own student's problem in the class
+    set ``directory``; a bad file (or one that takes longer than ``time_limit`` seconds)
+    is reported in its row and the rest are marked."""
     with time_budget(time_limit, "grading"):
         pass  # a bad limit is a usage error, before any file is read
     directory = Path(directory)
     manifest = read_manifest(directory)
-    matched = match_submissions(Path(submissions), manifest.students)
+    policy = Policy(tolerance, None, time_limit)
+    if not is_zip(submissions):
+        return _grade_folder(directory, manifest, Path(submissions), policy, progress)
+    with unpacked(submissions) as archive:
+        grades = _grade_folder(directory, manifest, archive.folder, policy, progress)
+        return _named_as_in(archive, grades)
+
+
+def _named_as_in(archive: Unpacked, grades: ClassGrades) -> ClassGrades:
+    """The grades of an unpacked zip with every path named as in the zip, and the
+    members the zip refused among what was not marked."""
+    matched = grades.matched
+    matched.files = {k: archive.shown(v) for k, v in matched.files.items()}
+    matched.conflicts = {k: [archive.shown(p) for p in v] for k, v in matched.conflicts.items()}
+    matched.unmatched = archive.refused + [
+        dataclasses.replace(s, path=archive.shown(s.path), detail=archive.shown_text(s.detail))
+        for s in matched.unmatched
+    ]
+    for row in grades.rows:
+        row.file = None if row.file is None else archive.shown(row.file)
+        row.error = None if row.error is None else archive.shown_text(row.error)
+        if row.marked is not None:
+            one = row.marked
+            error = None if one.error is None else archive.shown_text(one.error)
+            result = one.result
+            if result is not None:
+                result = dataclasses.replace(result, source=archive.shown_text(result.source))
+            row.marked = dataclasses.replace(
+                one, file=os.fspath(archive.shown(one.file)), result=result, error=error
+            )
+    return grades
+
+
+def _grade_folder(
+    directory: Path,
+    manifest: Manifest,
+    submissions: Path,
+    policy: Policy,
+    progress: Callable[[int, int], None] | None,
+) -> ClassGrades:
+    matched = match_submissions(submissions, manifest.students)
     rows = [Graded(entry, matched.files.get(entry.folder)) for entry in manifest.students]
     for row in rows:
         if row.entry.folder in matched.conflicts:
@@ -150,14 +194,37 @@ def grade_class(
             row.error = f"more than one submission ({names}); none was marked"
     handed_in = [r for r in rows if r.file is not None and r.error is None]
     pairs = [(_key_of(directory, r.entry), r.file) for r in handed_in if r.file is not None]
-    marked = grade_pairs(pairs, Policy(tolerance, None, time_limit), progress)
+    marked = grade_pairs(pairs, policy, progress)
     for row, one in zip(handed_in, marked):
-        row.marked, row.error = one, one.error
-        if one.result is not None:
-            row.marks = step_marks(
-                one.result, row.entry, manifest.ecf_credit, manifest.coarse_credit
-            )
+        _score(row, one, manifest)
     for row in rows:
         if not row.marks:
-            row.marks = [StepMark(s, p, Fraction(0)) for s, p in row.entry.points.items()]
+            _score(row, None, manifest)
     return ClassGrades(directory, manifest, rows, matched)
+
+
+def _score(row: Graded, one: Marked | None, manifest: Manifest) -> None:
+    """Put the marked file (None: none was) and its points into the student's row."""
+    if one is not None:
+        row.marked, row.error = one, one.error
+    if one is not None and one.result is not None:
+        row.marks = step_marks(one.result, row.entry, manifest.ecf_credit, manifest.coarse_credit)
+    else:
+        row.marks = [StepMark(s, p, Fraction(0)) for s, p in row.entry.points.items()]
+
+
+def grade_submission(
+    directory: str | Path,
+    manifest: Manifest,
+    entry: Entry,
+    file: Path,
+    *,
+    time_limit: float | None = None,
+) -> Graded:
+    """One student's file marked against their own problem, exactly as :func:`grade_class`
+    marks it in the class (the Gradescope autograder marks one submission at a time)."""
+    row = Graded(entry, file)
+    _score(
+        row, mark(_key_of(Path(directory), entry), file, Policy(None, None, time_limit)), manifest
+    )
+    return row

@@ -21,7 +21,15 @@ from ..render.walker import title_of
 from ..words import Words, words
 from .grading import ClassGrades, Graded
 
-__all__ = ["csv_cell", "grades_csv", "grades_json", "grades_text", "moodle_grades_csv", "points"]
+__all__ = [
+    "csv_cell",
+    "grades_csv",
+    "grades_json",
+    "grades_text",
+    "moodle_grades_csv",
+    "moodle_grades_notes",
+    "points",
+]
 
 COLUMNS = (
     "id",
@@ -79,22 +87,58 @@ def grades_csv(grades: ClassGrades) -> str:
     return _csv(_rows(grades))
 
 
+def _moodle_column(grades: ClassGrades) -> str:
+    """``Email address`` when every student of the roster has one, else ``ID number``
+    for all: Moodle's import matches users by one column."""
+    return "email" if all(r.entry.email for r in grades.rows) else "id"
+
+
 def moodle_grades_csv(grades: ClassGrades, lang: str = "en") -> str:
-    """The gradebook import: ``Email address`` (or ``ID number`` when the roster had no
-    emails), the grade in points and a line of feedback; students who handed nothing in
-    are left out, so their grade in Moodle is not touched."""
+    """The gradebook import: ``Email address`` (or ``ID number`` when some student of
+    the roster has no email), the grade in points and a line of feedback; students who
+    handed nothing in are left out, so their grade in Moodle is not touched."""
     w = words(lang)
-    by_email = all(r.entry.email for r in grades.rows)
-    head = "Email address" if by_email else "ID number"
-    rows = [[head, "Grade", "Feedback"]]
+    column = _moodle_column(grades)
+    rows = [["Email address" if column == "email" else "ID number", "Grade", "Feedback"]]
     for row in grades.rows:
-        if row.result is None:
-            continue
-        ident = row.entry.email if by_email else row.entry.id
-        if not ident:
+        ident = _ident(row, column)
+        if row.result is None or not ident:
             continue
         rows.append([ident, points(row.score), _feedback_line(row, w)])
     return _csv(rows)
+
+
+def moodle_grades_notes(grades: ClassGrades, path: str, lang: str = "en") -> list[tuple[str, str]]:
+    """What a teacher must know before importing :func:`moodle_grades_csv`: the grades
+    are points, out of the exercises' maximum (not percent), which column matches the
+    users when only some students have an email, and who is left out for having
+    neither an email nor an id. Each note is ``(level, sentence)``, level ``note`` or
+    ``warning``."""
+    w = words(lang)
+    marked = [r for r in grades.rows if r.result is not None]
+    maxima = sorted({r.max_score for r in marked})
+    notes: list[tuple[str, str]] = []
+    if maxima:
+        most = points(maxima[-1])
+        spread = most if len(maxima) == 1 else f"{points(maxima[0])}–{most}"
+        notes.append(("note", w("grade.moodle.points", file=path, max=spread, most=most)))
+    column = _moodle_column(grades)
+    without = [_who(r) for r in grades.rows if not r.entry.email]
+    if column == "id" and len(without) < len(grades.rows):
+        names = ", ".join(without)
+        notes.append(("warning", w("grade.moodle.some_emails", file=path, names=names)))
+    lost = [_who(r) for r in marked if not _ident(r, column)]
+    if lost:
+        notes.append(("warning", w("grade.moodle.left_out", file=path, names=", ".join(lost))))
+    return notes
+
+
+def _ident(row: Graded, column: str) -> str:
+    return row.entry.email if column == "email" else row.entry.id
+
+
+def _who(row: Graded) -> str:
+    return row.entry.name or row.entry.folder
 
 
 def _feedback_line(row: Graded, w: Words) -> str:

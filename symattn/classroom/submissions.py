@@ -3,8 +3,10 @@
 A submission is an answers file (``.json``, ``.toml`` or ``.csv``) at the top of the
 folder — ``Ada_Lovelace.json``, ``s042.toml``, ``ada@example.org.json`` — or a folder
 holding one — ``Ada_Lovelace/answers.json``, or the folders Moodle's "Download all
-submissions" makes, ``Ada Lovelace_123456_assignsubmission_file_/answers.json``.  Its
-name is matched, case-blind, against each student's folder, id, email and name; when
+submissions" makes, ``Ada Lovelace_123456_assignsubmission_file_/answers.json`` (or,
+downloaded without folders, ``Ada Lovelace_123456_assignsubmission_file_answers.json``);
+a zip of such a folder is read by :mod:`symattn.classroom.archive`.  Its name is
+matched, case-blind, against each student's folder, id, email and name; when
 it matches several students, a student whose folder it is exactly (then whose id or
 email it is) is the one.  A name that still matches no student, or several, is reported
 and never marked; so is a student with two submissions.  Links that lead outside the
@@ -27,14 +29,17 @@ from ..errors import SymattnError
 from .manifest import Entry
 from .roster import folder_name
 
-__all__ = ["MAX_SUBMISSIONS", "Matched", "Skipped", "match_submissions"]
+__all__ = ["MAX_SUBMISSIONS", "Matched", "Skipped", "answers_in", "match_submissions"]
 
 SUFFIXES = (".json", ".toml", ".csv")
 #: Names a submission folder's answers file is looked for under, in this order.
 PREFERRED = ("answers.json", "answers.toml", "answers.csv", "answers-template.json")
 #: Most entries read from a submissions folder.
 MAX_SUBMISSIONS = 5000
-_MOODLE = re.compile(r"_\d+_assignsubmission_[a-z]+_?$", re.I)
+#: Moodle's suffix: a folder ``Ada Lovelace_123456_assignsubmission_file_``, or a file
+#: ``Ada Lovelace_123456_assignsubmission_file_answers.json`` when the teacher downloads
+#: without folders (the student's own file name follows).
+_MOODLE = re.compile(r"_\d+_assignsubmission_[a-z]+(_.*)?$", re.I | re.S)
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,7 @@ def _regular(path: Path, root: Path) -> Skipped | None:
     return None
 
 
-def _in_folder(folder: Path) -> tuple[Path | None, str | None]:
+def answers_in(folder: Path) -> tuple[Path | None, str | None]:
     """The answers file of a submission folder, or why there is none."""
     names = {p.name.casefold(): p for p in folder.iterdir() if not p.name.startswith(".")}
     for preferred in PREFERRED:
@@ -98,7 +103,7 @@ def _in_folder(folder: Path) -> tuple[Path | None, str | None]:
 def _candidates(root: Path) -> tuple[list[tuple[Path, str]], list[Skipped]]:
     """(file, the name it is matched by), and what was skipped with why."""
     if not root.is_dir():
-        raise SymattnError(f"{root}: not a folder of submissions")
+        raise SymattnError(f"{root}: not a folder (or a .zip) of submissions")
     found: list[tuple[Path, str]] = []
     skipped: list[Skipped] = []
     for count, entry in enumerate(sorted(root.iterdir())):
@@ -110,7 +115,7 @@ def _candidates(root: Path) -> tuple[list[tuple[Path, str]], list[Skipped]]:
             if not _inside(entry, root):
                 skipped.append(Skipped(entry, "outside"))
                 continue
-            file, why = _in_folder(entry)
+            file, why = answers_in(entry)
             if file is None:
                 skipped.append(Skipped(entry, why or "no_file"))
                 continue

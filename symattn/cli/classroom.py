@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import SymattnError
 from ..load.topic_reading import LAYOUTS
-from ..output import ProgressBar, say, write_output
+from ..output import ProgressBar, say, write_binary, write_output
 from ..topics import drawn
 from ..words import LANGUAGES
 from .options import time_limit_option
@@ -91,6 +91,12 @@ def add_exercises(commands: Any) -> None:
     ex.add_argument(
         "--category", metavar="NAME", help="the Moodle question-bank category of the quiz"
     )
+    ex.add_argument(
+        "--gradescope",
+        metavar="AUTOGRADER.zip",
+        help="also write a Gradescope autograder: setup.sh, run_autograder and the keys; each "
+        "submission is marked against its submitter's own problem, as grade marks it",
+    )
     ex.add_argument("--replace", action="store_true", help="replace the class set already in DIR")
     ex.add_argument("-o", "--output", metavar="DIR", required=True, help="output folder")
 
@@ -104,7 +110,11 @@ def add_grade(commands: Any) -> None:
         "with points per step and credit for errors carried forward.",
     )
     grade.add_argument("directory", metavar="DIR", help="the class set (with class.json)")
-    grade.add_argument("submissions", metavar="SUBMISSIONS", help="folder of answers files")
+    grade.add_argument(
+        "submissions",
+        metavar="SUBMISSIONS",
+        help="folder of answers files, or a zip of one (Moodle's 'Download all submissions')",
+    )
     grade.add_argument("--report", metavar="CSV", help="write grades.csv: one row per student")
     grade.add_argument(
         "--moodle-grades", metavar="CSV", help="write Moodle's gradebook import (CSV)"
@@ -171,8 +181,11 @@ def run_exercises(args: argparse.Namespace) -> int:
         [
             PathUse("-o", folder, folder=True),
             PathUse("--moodle", args.moodle) if args.moodle else None,
+            PathUse("--gradescope", args.gradescope) if args.gradescope else None,
         ],
     )
+    if args.gradescope and not args.gradescope.lower().endswith(".zip"):
+        raise SymattnError(f"--gradescope {args.gradescope}: expected a file name ending in .zip")
     students = read_roster(args.students) if args.students else None
     exercises = make_exercises(
         args.seed, args.count, options, students, progress=ProgressBar(label="drawing")
@@ -189,6 +202,10 @@ def run_exercises(args: argparse.Namespace) -> int:
     )
     if args.moodle:
         write_output(moodle_quiz(quiz_items(exercises), args.lang, args.category), args.moodle)
+    if args.gradescope:
+        from ..classroom.gradescope import autograder_zip
+
+        write_binary(autograder_zip(folder), args.gradescope, "zip")
     say(
         f"wrote {len(exercises)} exercises ({len(written)} files) to {folder}: "
         "students/ for the students, teacher/ and class.json for you"
@@ -215,6 +232,7 @@ def run_grade(args: argparse.Namespace) -> int:
         grades_json,
         grades_text,
         moodle_grades_csv,
+        moodle_grades_notes,
         points,
         render_summary_html,
         summarize,
@@ -227,7 +245,7 @@ def run_grade(args: argparse.Namespace) -> int:
     check_paths(
         [
             PathUse("class set", args.directory, folder=True),
-            PathUse("submissions", args.submissions, folder=True),
+            PathUse("submissions", args.submissions, folder=not args.submissions.endswith(".zip")),
         ],
         [
             PathUse("--report", args.report) if args.report else None,
@@ -273,6 +291,8 @@ def run_grade(args: argparse.Namespace) -> int:
         write_output(grades_csv(grades), args.report)
     if args.moodle_grades:
         write_output(moodle_grades_csv(grades, args.lang), args.moodle_grades)
+        for level, note in moodle_grades_notes(grades, args.moodle_grades, args.lang):
+            say(f"symattn: {level}: {note}")
     if args.summary:
         summary = summarize(grades, args.lang)
         page = render_summary_html(summary, args.lang) if summary_kind == "html" else None

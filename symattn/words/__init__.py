@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from ..errors import SymattnError
 from ..ids import split_id
 from . import (
+    classroom_en,
+    classroom_zh,
     en,
     given_en,
     given_zh,
@@ -61,11 +63,25 @@ class Words:
 _LANGUAGES = {
     "en": Words(
         "en",
-        {**en.WORDS, **given_en.WORDS, **notes_en.WORDS, **office_en.WORDS, **summary_en.WORDS},
+        {
+            **en.WORDS,
+            **classroom_en.WORDS,
+            **given_en.WORDS,
+            **notes_en.WORDS,
+            **office_en.WORDS,
+            **summary_en.WORDS,
+        },
     ),
     "zh": Words(
         "zh",
-        {**zh.WORDS, **given_zh.WORDS, **notes_zh.WORDS, **office_zh.WORDS, **summary_zh.WORDS},
+        {
+            **zh.WORDS,
+            **classroom_zh.WORDS,
+            **given_zh.WORDS,
+            **notes_zh.WORDS,
+            **office_zh.WORDS,
+            **summary_zh.WORDS,
+        },
     ),
 }
 
