@@ -125,7 +125,8 @@ def _key_of(directory: Path, entry: Entry) -> Callable[[], Derivation]:
         problem = directory / "teacher" / entry.folder / "problem.toml"
         if not problem.is_file():
             raise SymattnError(f"{problem}: missing (the class set is incomplete)")
-        return derivation(load(problem))
+        loaded = load(problem)  # a target (or dO) asks for the backward pass as well
+        return derivation(loaded, backward=loaded.target is not None or loaded.dO is not None)
 
     return key
 

@@ -1,14 +1,12 @@
 """What a topic is: one unit of code for one more piece of the attention unit.
 
 A :class:`Topic` says everything about itself in one module: the problem-file keys it
-reads into a frozen config (:class:`~symattn.problem.TopicConfig`, kept in
-``Problem.topics``), the steps it adds to the plan at named points (after X, after Q and
-K, the scores, on the scores, after attention), its kinds of step (exact rule, decimal
-rule, how it is written: :class:`KindRules`), its mistake models, its names and symbols on
-paper, the sentences of the Given section, its exercise draw, and which topics it does
-not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.
-
-The core (load, plan, compute, render, check, exercises) loops over the registry of
+reads into a frozen config (:class:`~symattn.problem.TopicConfig`, in ``Problem.topics``),
+the steps it adds to the plan at named points (after X, after Q and K, the scores, on the
+scores, after attention), its kinds of step (:class:`KindRules`), its mistake models, its
+names on paper, the Given section's sentences, its exercise draw, and which topics it does
+not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.  The
+core (load, plan, compute, render, check, exercises) loops over the registry of
 :mod:`symattn.topics` and names no topic; every hook here is a no-op by default.
 """
 
@@ -294,6 +292,7 @@ class Topic:
     asked: ClassVar[str] = ""
     #: Derived with ``--backward`` too.
     backward: ClassVar[bool] = False
+    with_memory: ClassVar[bool] = True  # goes with cross-attention (a memory's keys)
     #: Its kinds of step, mistake models, names on paper and symbols (LaTeX, Unicode).
     kinds: ClassVar[tuple[KindRules, ...]] = ()
     mistakes: ClassVar[tuple[Mistake, ...]] = ()
@@ -384,6 +383,9 @@ class Topic:
     def kv_heads(self, options: Any) -> int | None:
         """The exercise's K/V heads, when this topic decides them."""
         return None
+
+    def draws_backward(self, options: Any) -> bool:  # may the exercise ask for gradients?
+        return self.backward
 
     def draw(
         self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices

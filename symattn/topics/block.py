@@ -132,6 +132,7 @@ def _affine_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
 
 class Block(Topic):
     name = "block"
+    with_memory = False  # attends over its own tokens
     asked = "block"
     fixed = ("gamma", "beta", "b_1", "b_2")
     keys = ("block", "norm", "eps", "gamma", "beta", "W_1", "b_1", "W_2", "b_2")
