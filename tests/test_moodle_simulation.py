@@ -3,7 +3,8 @@
 Every Cloze field of a generated quiz is read back as Moodle reads it
 (tests/moodle_reader.py), and typed values are marked twice: by Moodle's rule (the first
 answer whose interval holds the typed number — |typed − answer| ≤ tolerance — gives the
-grade and the feedback; a masked score's words are compared as text) and by ``check`` at
+grade and the feedback, the same with the tolerance PHP widens by 10^-14 · max(1, |answer|);
+a masked score's words are compared as text) and by ``check`` at
 the quiz's places.  The typed values of each field: the key rounded to the places asked for
 ± 0 … 3 units of the last place; the key with two more places (± one unit of the places
 asked for) and with trailing zeros; the key with one and two places fewer; and, for every
@@ -136,6 +137,9 @@ class Simulation:
         answer = moodle_match(self.fields[where], typed)
         moodle_right = answer is not None and answer.percent == 100
         label = f"{self.label} {self._written(step_id, i, j)} typed {typed!r}"
+        if moodle_match(self.fields[where], typed, epsilon=True) is not answer:
+            tally.disagreements.append(f"{label}: PHP's widened tolerance meets another answer")
+            return
         if moodle_right != (status == "ok"):
             coarse = status == "too_coarse" or (status == "wrong" and "." not in typed)
             if coarse and moodle_right and _places_of(typed) < self.places:
