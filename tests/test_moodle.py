@@ -227,7 +227,8 @@ FORMULA_WORDS = {"Softmax", "softmax", "exp", "inf", "model", "Moodle"}
 
 
 def test_chinese_quiz_has_no_english_sentence() -> None:
-    items = [_loaded(dict(PROBLEM, mask="causal", tokens=["我", "爱", "你"]))]
+    key = derivation(load(dict(PROBLEM, mask="causal", tokens=["我", "爱", "你"])))
+    items = [QuizItem("a", key, 4, ("scores", "masked_scores", "weights"))]
     for lang in ("zh", "en"):
         xml = moodle_quiz(items, lang=lang)
         (_, text), *_ = read_quiz(xml)
@@ -294,7 +295,7 @@ def test_cloze_escaping_round_trips_through_moodles_reader() -> None:
 
 def test_the_third_party_reader_agrees() -> None:
     """moodle-xml-parser (PyPI) reads the same questions, fields, grades and feedback."""
-    items = CASES["causal"]()
+    items = CASES["sqrt2_causal_3_places"]()
     xml = moodle_quiz(items)
     parsed = third_party.parse_string(xml)["cloze"]
     assert [q.name for q in parsed] == [item.name for item in items]
