@@ -30,7 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..check.naming import Naming
-from ..check.pair_tables import table_messages
+from ..check.pair_tables import PairTable, table_messages
 from ..check.tables import MistakeTable, rounded
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -178,11 +178,20 @@ class _Entry:
         colon = _without_name(self.name, said[0])[0]
         return self.name + colon + self.w("moodle.pair", first=first, second=second)
 
-    def feedback(self, names: tuple[int, ...]) -> str:
-        """Every named mistake's sentence about this entry, each said once, the entry
-        named once: "a₁,₃: one mistake. another." """
-        sentences: list[str] = []
+    def feedback(self, names: tuple[int, ...], centre: Decimal | None = None) -> str:
+        """Every named mistake's sentence about this entry, each mistake (or pair) once, in
+        the way of making it nearest ``centre`` (the scores rounded to 1 place rather than
+        to 0), the entry named once: "a₁,₃: one mistake. another." """
+        chosen: dict[tuple[str, ...], int] = {}
         for k in names:
+            ids = _ids(self.tables[k])
+            if ids not in chosen or (
+                centre is not None
+                and abs(self.values[k] - centre) < abs(self.values[chosen[ids]] - centre)
+            ):
+                chosen[ids] = k
+        sentences: list[str] = []
+        for k in chosen.values():
             sentence = self._sentence(k)
             if sentence not in sentences:
                 sentences.append(sentence)
@@ -196,7 +205,8 @@ class _Entry:
         out = []
         for region in regions(Decimal(right), unit, at):
             radius = region.radius.quantize(digits / 10)
-            out.append(Answer(plain(region.centre), 0, self.feedback(region.names), plain(radius)))
+            feedback = self.feedback(region.names, region.centre)
+            out.append(Answer(plain(region.centre), 0, feedback, plain(radius)))
         return out
 
     def words(self, places: int) -> list[Answer]:
@@ -213,7 +223,7 @@ class _Entry:
         for text in typed:
             radius = Decimal(1).scaleb(-len(text.split(".")[1])) if "." in text else 0
             names = tuple(k for k, v in enumerate(self.values) if abs(Decimal(text) - v) <= radius)
-            out.append(Answer(text, 0, self.feedback(names)))
+            out.append(Answer(text, 0, self.feedback(names, Decimal(text))))
         return out
 
 
@@ -226,6 +236,10 @@ def _forms(value: Decimal, places: int) -> list[str]:
             break
         out.append(text)
     return out
+
+
+def _ids(table: MistakeTable) -> tuple[str, ...]:
+    return table.ids if isinstance(table, PairTable) else (table.id,)
 
 
 def _without_name(name: str, sentence: str) -> tuple[str, str]:
