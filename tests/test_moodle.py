@@ -194,7 +194,8 @@ def test_a_mistake_value_carries_its_message() -> None:
 def test_two_mistakes_with_one_value_share_one_answer() -> None:
     """Two mistakes whose values meet in one entry (here a softmax over the columns and
     transposed scores give the same a₁,₁) are one answer with both sentences, the entry
-    named once; each mistake's value typed with 4 places meets an answer naming it."""
+    named once; each mistake's value typed with 4 places meets an answer naming it, each
+    mistake said once."""
     key = derivation(load(dict(PROBLEM)))
     tables = mistake_tables(key, 4)
     (_, text), *_ = read_quiz(moodle_quiz([QuizItem("a", key, 4, ("weights",))]))
@@ -205,6 +206,9 @@ def test_two_mistakes_with_one_value_share_one_answer() -> None:
         name = entry_name("weights", i, j)
         for answer in field.alternatives[1:]:
             assert answer.feedback_text.count(name + ":") == 1
+            present = [t.id for t in tables if said(t.message("weights", [(i, j)])).removeprefix(
+                name + ": ") in answer.feedback_text]  # fmt: skip
+            assert len(present) == len(set(present)), present  # each mistake one way
         for t in tables:
             if (i, j) not in t.differs.get("weights", ()):
                 continue
@@ -214,8 +218,10 @@ def test_two_mistakes_with_one_value_share_one_answer() -> None:
             assert answer is not None, (t.id, typed)
             if answer.percent == 100:
                 continue  # within one unit of the exact value: right, as in check
-            sentence = said(t.message("weights", [(i, j)])).removeprefix(name + ": ")
-            assert sentence in answer.feedback_text, (t.id, typed)
+            # the mistake is named, in one of its ways of making (the nearest)
+            ways = [said(u.message("weights", [(i, j)])).removeprefix(name + ": ")
+                    for u in tables if u.id == t.id]  # fmt: skip
+            assert any(way in answer.feedback_text for way in ways), (t.id, typed)
             named = [u.id for u in tables if said(u.message("weights", [(i, j)])).removeprefix(
                 name + ": ") in answer.feedback_text]  # fmt: skip
             shared += len(set(named)) > 1

@@ -34,7 +34,7 @@ import pytest
 
 from symattn.check import check
 from symattn.check.naming import Naming
-from symattn.check.pair_tables import PairTable, pair_tables, table_messages
+from symattn.check.pair_tables import PairTable, pair_tables
 from symattn.check.tables import mistake_tables, rounded
 from symattn.classroom import quiz_items
 from symattn.compute import derivation
@@ -42,6 +42,7 @@ from symattn.exercises import ExerciseOptions, QuizItem, generate, moodle_quiz
 from symattn.exercises.cloze_regions import regions
 from symattn.exercises.sheet import render_sheet
 from symattn.load import load
+from symattn.words import words
 
 from .helpers import said
 from .moodle_reader import Alternative, ReadField, moodle_match, read_fields, read_quiz
@@ -116,16 +117,23 @@ class Simulation:
         return statuses, {d.id for d in step.diagnosis} - {"arithmetic_slip"}
 
     def named(self, step_id: str, i: int, j: int, answer: Alternative) -> set[str]:
-        """The mistakes a 0 % answer's feedback names: those whose sentences about this
-        entry it holds (after the entry's name, which the feedback says once)."""
+        """The mistakes a 0 % answer's feedback names: those whose sentence about this entry
+        it holds (after the entry's name, which the feedback says once); a pair, by the
+        short names of its two mistakes."""
         name = self.naming.entry(step_id, i, j)
+        w = words("en")
         out: set[str] = set()
         for table in self.tables:
             if step_id not in table.values:
                 continue
-            sentences = [said(m) for m in table_messages(table, step_id, [(i, j)])]
-            if all(s.removeprefix(name + ": ") in answer.feedback_text for s in sentences):
-                out.update(table.ids if isinstance(table, PairTable) else (table.id,))
+            if isinstance(table, PairTable):
+                titles = [w(f"mistake.{m}") for m in table.ids]
+                if w("moodle.pair", first=titles[0], second=titles[1]) in answer.feedback_text:
+                    out.update(table.ids)
+                continue
+            sentence = said(table.message(step_id, [(i, j)])).removeprefix(name + ": ")
+            if sentence in answer.feedback_text:
+                out.add(table.id)
         return out
 
     # -- one comparison -------------------------------------------------------------------

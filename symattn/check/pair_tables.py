@@ -16,14 +16,12 @@ from dataclasses import dataclass
 
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
-from ..messages import Message
 from .answers import answer_steps
 from .compare import evaluation
-from .mistakes import MISTAKES, OTHER_VIEW, Mistake, message, pairs
-from .naming import Naming
+from .mistakes import MISTAKES, OTHER_VIEW, Mistake, pairs
 from .tables import MistakeTable, _differing, _shape, key_plan, rounded
 
-__all__ = ["PairTable", "pair_tables", "table_messages"]
+__all__ = ["PairTable", "pair_tables"]
 
 
 @dataclass(frozen=True)
@@ -35,25 +33,6 @@ class PairTable(MistakeTable):
     @property
     def ids(self) -> tuple[str, ...]:
         return (self.mistake.id, self.second.id)
-
-    def messages(self, step_id: str, cells: list[tuple[int, int]]) -> list[Message]:
-        """The two sentences ``check`` says about ``cells`` (the scale mistake's first)."""
-        naming = Naming(self.problem.layout)
-        entries = naming.entries_fact(step_id, cells)
-        facts = dict(self.facts)
-        return [
-            message(self.mistake, entries, self.problem, {}, naming.variant),
-            message(self.second, entries, self.problem, facts, naming.variant),
-        ]
-
-
-def table_messages(
-    table: MistakeTable, step_id: str, cells: list[tuple[int, int]]
-) -> list[Message]:
-    """What a table's mistake (or pair of mistakes) says about ``cells`` of ``step_id``."""
-    if isinstance(table, PairTable):
-        return table.messages(step_id, cells)
-    return [table.message(step_id, cells)]
 
 
 def pair_tables(key: Derivation, places: int | None = None) -> list[PairTable]:

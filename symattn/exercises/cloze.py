@@ -30,7 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..check.naming import Naming
-from ..check.pair_tables import PairTable, table_messages
+from ..check.pair_tables import PairTable
 from ..check.tables import MistakeTable, rounded
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -170,13 +170,12 @@ class _Entry:
         return self.said[k]
 
     def _say(self, table: MistakeTable) -> str:
-        voice = text_voice(words(self.w.lang))
-        said = [say(m, voice) for m in table_messages(table, self.step_id, [(self.i, self.j)])]
-        if len(said) == 1:
-            return said[0]
-        first, second = (_without_name(self.name, s)[1] for s in said)
-        colon = _without_name(self.name, said[0])[0]
-        return self.name + colon + self.w("moodle.pair", first=first, second=second)
+        if isinstance(table, PairTable):  # named short: "two mistakes at once: A and B."
+            first, second = (self.w(f"mistake.{mistake_id}") for mistake_id in table.ids)
+            colon = self.w("moodle.colon")
+            return self.name + colon + self.w("moodle.pair", first=first, second=second)
+        message = table.message(self.step_id, [(self.i, self.j)])
+        return say(message, text_voice(words(self.w.lang)))
 
     def feedback(self, names: tuple[int, ...], centre: Decimal | None = None) -> str:
         """Every named mistake's sentence about this entry, each mistake (or pair) once, in

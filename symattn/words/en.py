@@ -290,7 +290,8 @@ WORDS: dict[str, str] = {
     "moodle.text": "Sentence:",
     "moodle.vocabulary": "Vocabulary and embedding rows:",
     "moodle.right": "Right.",
-    "moodle.pair": "two mistakes at once: {first} {second}",
+    "moodle.pair": "two mistakes at once: {first} and {second}.",
+    "moodle.colon": ": ",
     "moodle.join": " Or: ",
     "moodle.general": "Each box accepts every number within ±{tolerance} of the exact value. "
     "When a wrong number is within ±{tolerance} of what a common mistake gives, the feedback "

@@ -268,7 +268,8 @@ WORDS: dict[str, str] = {
     "moodle.text": "句子：",
     "moodle.vocabulary": "词表与嵌入行：",
     "moodle.right": "正确。",
-    "moodle.pair": "同时犯了两个错误：{first}{second}",
+    "moodle.pair": "同时犯了两个错误：{first}，并且{second}。",
+    "moodle.colon": "：",
     "moodle.join": "或者：",
     "moodle.general": "每个空格接受与精确值相差不超过 ±{tolerance} 的任何数。"
     "若填入的错误数值与某种常见错误所得的结果相差不超过 ±{tolerance}，反馈会指出这个错误。",
