@@ -37,7 +37,7 @@ from ..errors import SymattnError
 from ..messages import say
 from ..numbers import NegInf, rational_value, round_half_away
 from ..render.voice import text_voice
-from ..words import Words, words
+from ..words import Words
 from .cloze_regions import plain, regions
 
 __all__ = [
@@ -150,7 +150,9 @@ class Field:
 class _Entry:
     """The mistake models' values of one entry, and their sentences about it."""
 
-    def __init__(self, tables: list[MistakeTable], step_id: str, i: int, j: int, w: Words) -> None:
+    def __init__(
+        self, tables: list[MistakeTable], key: Derivation, step_id: str, i: int, j: int, w: Words
+    ) -> None:
         self.values: list[Decimal] = []  # each mistake's value here (finite ones)
         self.tables: list[MistakeTable] = []
         for table in tables:
@@ -161,7 +163,7 @@ class _Entry:
             self.tables.append(table)
         self.step_id, self.i, self.j, self.w = step_id, i, j, w
         self.said: dict[int, str] = {}
-        self.name = Naming(tables[0].problem.layout).entry(step_id, i, j) if tables else ""
+        self.name = Naming(key.problem.layout).entry(step_id, i, j)  # as the feedback says it
 
     def _sentence(self, k: int) -> str:
         """The ``k``-th table's sentence about this entry; two mistakes at once in one."""
@@ -175,7 +177,7 @@ class _Entry:
             colon = self.w("moodle.colon")
             return self.name + colon + self.w("moodle.pair", first=first, second=second)
         message = table.message(self.step_id, [(self.i, self.j)])
-        return say(message, text_voice(words(self.w.lang)))
+        return say(message, text_voice(self.w))
 
     def feedback(self, names: tuple[int, ...], centre: Decimal | None = None) -> str:
         """Every named mistake's sentence about this entry, each mistake (or pair) once, in
@@ -208,7 +210,7 @@ class _Entry:
             out.append(Answer(plain(region.centre), 0, feedback, plain(radius)))
         return out
 
-    def words(self, places: int) -> list[Answer]:
+    def texts(self, places: int) -> list[Answer]:
         """A masked score's 0 % answers, matched as text: each mistake's number written with
         ``places`` decimals (and with fewer when that is the number exactly: 0, 0.5),
         naming every mistake ``check`` names for that text (within one unit of its last
@@ -266,10 +268,10 @@ def entry_fields(
         row = []
         for j in range(cols):
             right = key_value(key, step_id, i, j, places)
-            entry = _Entry(tables, step_id, i, j, w)
+            entry = _Entry(tables, key, step_id, i, j, w)
             if right is None:
                 answers = [Answer(text, 100, w("moodle.right")) for text in NEG_INF_ANSWERS]
-                row.append(Field(weight, "SHORTANSWER", (*answers, *entry.words(places))))
+                row.append(Field(weight, "SHORTANSWER", (*answers, *entry.texts(places))))
             else:
                 answers = [Answer(right, 100, w("moodle.right"), tol)]
                 row.append(Field(weight, "NUMERICAL", (*answers, *entry.numerical(right, places))))
