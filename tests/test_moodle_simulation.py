@@ -4,19 +4,21 @@ Every Cloze field of a generated quiz is read back as Moodle reads it
 (tests/moodle_reader.py), and typed values are marked twice: by Moodle's rule (the first
 answer whose interval holds the typed number — |typed − answer| ≤ tolerance — gives the
 grade and the feedback, the same with the tolerance PHP widens by 10^-14 · max(1, |answer|);
-a masked score's words are compared as text) and by ``check`` at
-the quiz's places.  The typed values of each field: the key rounded to the places asked for
-± 0 … 3 units of the last place; the key with two more places (± one unit of the places
-asked for) and with trailing zeros; the key with one and two places fewer; and, for every
-mistake model, the whole step as a student who made that mistake writes it.  They must get
-the same verdict (right or wrong) and, where ``check`` names a mistake (not an arithmetic
-slip, which is about a whole step), Moodle's feedback must name that mistake.
+a masked score's words are compared as text) and by ``check`` at the quiz's places.  The
+typed values of each field: the key rounded to the places asked for ± 0 … 3 units of the
+last place; the key with two more places (± one unit of the places asked for) and with
+trailing zeros; the key with one and two places fewer; and, for every mistake model, the
+whole step as a student who made that mistake writes it, with the places asked for and
+with two more.  They must get the same verdict (right or wrong) and, where ``check`` names
+a mistake (not an arithmetic slip, which is about a whole step), Moodle's feedback must
+name that mistake.
 
-Two differences are Moodle's and are counted apart, as docs/moodle.md says: Moodle reads
+Three differences are Moodle's and are counted apart, as docs/moodle.md says: Moodle reads
 numbers, not what was typed, so a value with fewer places than asked for that lies within
-one unit of the exact value is right in Moodle and ``too_coarse`` in ``check``; and a
-numerical field cannot hold −∞, so a mistake that puts −∞ where the key is a number is
-named by ``check`` only.
+one unit of the exact value is right in Moodle and ``too_coarse`` in ``check``; a numerical
+field cannot hold −∞, so a mistake that puts −∞ where the key is a number is named by
+``check`` only; and a masked score's field matches words, so a mistake's number typed there
+with more places than asked for is named by ``check`` only (both mark it wrong).
 
 The default run marks one step of one quiz; ``-m slow`` marks every field of five quizzes
 and prints the counts.
@@ -164,6 +166,8 @@ class Simulation:
         named = self.named(step_id, i, j, answer) if answer is not None else set()
         if named & ids:
             tally.named += 1
+        elif self.fields[where].kind == "SHORTANSWER" and _places_of(typed) > self.places:
+            tally.residual["more places in a masked score's field: named by check only"] += 1
         else:
             why = f"check names {sorted(ids)}, Moodle {sorted(named)}"
             tally.disagreements.append(f"{label}: {why}")
@@ -195,15 +199,18 @@ class Simulation:
                     statuses, ids = self.check(step_id, {(i, j): typed})
                     self.compare(tally, (step_id, i, j), typed, statuses[i, j], ids)
 
-    def mistakes(self, step_id: str, tally: Tally, rows: tuple[int, ...] | None = None) -> None:
+    def mistakes(
+        self, step_id: str, tally: Tally, rows: tuple[int, ...] | None = None, more: int = 0
+    ) -> None:
         """Each mistake model's whole step (or ``rows`` of it), written with the places
-        asked for."""
+        asked for (and ``more``)."""
         seen = set()
         for table in self.tables:
             values = table.values.get(step_id)
             if values is None:
                 continue
-            typed = {(i, j): rounded(v, self.places) for i, row in enumerate(values)
+            places = self.places + more
+            typed = {(i, j): rounded(v, places) for i, row in enumerate(values)
                      for j, v in enumerate(row) if rows is None or i in rows}  # fmt: skip
             fingerprint = tuple(sorted(typed.items()))
             if fingerprint in seen:
@@ -218,6 +225,7 @@ class Simulation:
         for step_id in steps or self.item.steps:
             self.entry_by_entry(step_id, tally)
             self.mistakes(step_id, tally)
+            self.mistakes(step_id, tally, more=2)
         return tally
 
 
