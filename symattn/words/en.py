@@ -195,9 +195,10 @@ WORDS: dict[str, str] = {
     "step.unreadable": "this step could not be read as a {rows} × {cols} matrix: {reason}",
     # -- exercise sheets -----------------------------------------------------------------
     "sheet.name": "Name:",
-    "sheet.intro": "Compute every step by hand and write your answers in the boxes. Give exact "
-    "values where they are short (integers, fractions, √2); otherwise write decimals with "
-    "{places} places. Use the space under each step for your working.",
+    "sheet.intro": "Compute every step by hand and write your answers in the boxes as decimals "
+    "with {places} places and a decimal point (2.1213, not 2,1213). An exact value (an "
+    "integer, 5/2, √2) is right too, except in a Moodle quiz, which reads decimals only. "
+    "Use the space under each step for your working.",
     "sheet.sentence": "Sentence:",
     "sheet.vocabulary": "Vocabulary (each token's id is its position):",
     "sheet.token": "token",
@@ -281,16 +282,20 @@ WORDS: dict[str, str] = {
     "mistake.column_layout_transposed": "row layout instead of column layout",
     # -- the Moodle quiz ----------------------------------------------------------------
     "moodle.intro": "Compute every step by hand and type each entry in its box as a decimal "
-    "rounded to {places} decimal places (no fractions or roots: type 2.5, not 5/2).",
+    "with {places} decimal places and a decimal point, not a comma (2.1213, not 2,1213, "
+    "which Moodle may read as 21213). Moodle reads no fractions or roots: type 2.5, not 5/2.",
     "moodle.no_scale": "Do not scale the scores in this exercise.",
     "moodle.mask": "Mask: where this table shows 0, the score is −∞ and its weight is 0.",
     "moodle.neg_inf": "Type a masked score as -inf.",
     "moodle.text": "Sentence:",
     "moodle.vocabulary": "Vocabulary and embedding rows:",
     "moodle.right": "Right.",
-    "moodle.join": " ",
-    "moodle.general": "Each box accepts its value to within ±{tolerance}. When a wrong value is "
-    "the one a common mistake gives, the feedback names that mistake.",
+    "moodle.pair": "two mistakes at once: {first} and {second}.",
+    "moodle.colon": ": ",
+    "moodle.join": " Or: ",
+    "moodle.general": "Each box accepts every number within ±{tolerance} of the exact value. "
+    "When a wrong number is within ±{tolerance} of what a common mistake gives, the feedback "
+    "names that mistake.",
     # -- the self-check page ---------------------------------------------------------
     "selfcheck.subtitle": "Self-check: type your answers; each entry is marked as you type.",
     "selfcheck.intro": "Type each entry in its box: ✓ means right, ✗ wrong, ? not a number. "
