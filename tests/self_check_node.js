@@ -39,7 +39,9 @@ function answer(request) {
     j,
     ...marking.mark(text, R.parseDecimal(request.key[i][j])),
   }));
-  const mistakes = request.mistakes.map((m) => ({ ...m, values: matrix(m.values) }));
+  const mistakes = request.mistakes
+    .filter((m) => m.values) // a mistake named without its numbers: not for these rules
+    .map((m) => ({ ...m, values: matrix(m.values) }));
   return marking.diagnose(entries, mistakes).map((m) => m.id);
 }
 

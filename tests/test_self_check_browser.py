@@ -4,8 +4,9 @@ The seed example and a generated exercise, in English and in Chinese, each opene
 ``file://`` (the fixtures of tests/test_html_browser.py: every request outside the file
 aborted and recorded).  Typed with the key (the answers file ``exercises`` writes), every
 box is ``ok`` with ✓; typed with the weights and outputs of a student who did not scale
-(tests/reference.py, an independent computation, rounded to 4 places), the wrong boxes
-show ✗ and the page names ``no_scaling`` in both steps; too few places are
+(tests/reference.py, an independent computation, rounded to 4 places), every box has the
+status ``check`` gives (the weights ✗ with ``no_scaling`` named, the output ``carried``
+with ↪ and the carried-forward note: right from their own weights); too few places are
 ``too_coarse``, ``abc`` is ``invalid``, a decimal comma and fractions are read.  The
 page makes no request outside its file, typesets its math, is not blank, fits a phone,
 and says that marking needs JavaScript when scripts are off.
@@ -125,16 +126,20 @@ def test_unscaled_numbers_are_wrong_and_named(
     for step in checked.steps:
         for entry in step.entries:
             i, j = entry.index[0] - 1, entry.index[1] - 1
-            # the page does not recompute a step from the student's numbers: "carried"
-            # (right from their own wrong weights) is wrong against the key
-            wanted = "wrong" if entry.status == "carried" else entry.status
-            assert page.get_attribute(box(step.id, i, j), "data-status") == wanted
-            assert mark_of(page, step.id, i, j).startswith("✓" if entry.ok else "✗")
-    for step_id in typed:
-        shown = page.locator(f'section[data-step="{step_id}"] [data-diagnosis="no_scaling"]')
-        assert shown.count() == 1 and shown.is_visible()
-        assert w("mistake.no_scaling") in shown.inner_text()
-    assert statuses(page).count("wrong") >= 4
+            # as check marks it: "carried" (right from their own wrong weights) as such
+            assert page.get_attribute(box(step.id, i, j), "data-status") == entry.status
+            sign = "✓" if entry.ok else "↪" if entry.status == "carried" else "✗"
+            assert mark_of(page, step.id, i, j).startswith(sign)
+    for step in checked.steps:  # the mistakes check names, and only those
+        shown = page.locator(f'section[data-step="{step.id}"] [data-diagnosis]')
+        named = [shown.nth(k).get_attribute("data-diagnosis") for k in range(shown.count())]
+        assert named == [d.id for d in step.diagnosis]
+    weights = page.locator('section[data-step="weights"] [data-diagnosis="no_scaling"]')
+    assert weights.count() == 1 and weights.is_visible()
+    assert w("mistake.no_scaling") in weights.inner_text()
+    carried = page.locator('section[data-step="output"] [data-note="carried"]')
+    assert carried.count() == 1 and carried.is_visible()
+    assert statuses(page).count("wrong") + statuses(page).count("carried") >= 4
     typed_in = [s for s in statuses(page) if s is not None]
     cells = sum(len(row) for rows in typed.values() for row in rows)
     assert page.locator("[data-status]").count() == len(typed_in) == cells  # inputs alone

@@ -10,13 +10,14 @@
  * the key; `invalid` when it cannot be read; `wrong` otherwise.  A step with a wrong entry
  * is explained by each mistake model whose values fit every entry typed in the step (and
  * the key does not); weaker models only when no other fits.  The key's values and the
- * mistakes' values come from the page's data: the page computes nothing about attention.
- * Errors carried from the student's own earlier numbers are not recomputed here.
+ * mistakes' values come from the page's data.  These key-only rules mark a page whose plan
+ * has a kind of step that self_check_marking.js cannot evaluate; every other page is marked
+ * by self_check_marking.js, from the student's own earlier numbers as `check` marks them.
  */
 (function (root) {
   "use strict";
   const DIGITS = 28; // the precision of check's comparisons
-  const MARKS = { ok: "✓", wrong: "✗", too_coarse: "✗", invalid: "?" };
+  const MARKS = { ok: "✓", wrong: "✗", too_coarse: "✗", invalid: "?", carried: "↪" };
 
   /** The rules of marking, given the reader R and the decimal places asked (or null). */
   function rules(R, places) {
@@ -102,40 +103,44 @@
     return template.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
   }
 
-  /** The page: every input marked as it is typed. */
-  function run(R, document) {
+  /** The page: every input marked as it is typed.  With the rules of `check` as data
+   *  (SymattnMarking, data.marking), the whole sheet is marked at each change, as `check`
+   *  marks it: carried rounding, carried-forward credit, two mistakes at once and slips;
+   *  a page whose plan has a kind of step that script cannot evaluate is marked against
+   *  the key alone (rules() above). */
+  function run(R, M, document) {
     const data = JSON.parse(document.getElementById("symattn-self-check").textContent);
     const WORDS = data.words;
     const marking = rules(R, data.places);
+    const sheet = M && data.marking && data.marking.supported
+      ? M.marking(R, data.marking, data.places) : null;
     const NOTES = {
       too_coarse: WORDS.too_coarse_note,
       invalid: WORDS.invalid_note,
       exact_close: WORDS.exact_close_note,
     };
+    const TITLES = Object.fromEntries(data.steps.map((step) => [step.id, step.title]));
     const matrix = (rows) => rows.map((row) => row.map(R.parseDecimal));
     const steps = data.steps.map((step) => ({
       id: step.id,
       key: matrix(step.key),
-      mistakes: step.mistakes.map((m) => ({ ...m, values: matrix(m.values) })),
+      mistakes: step.mistakes.map((m) => ({ ...m, values: m.values && matrix(m.values) })),
       section: document.querySelector('section.step[data-step="' + CSS.escape(step.id) + '"]'),
       entries: new Map(), // "i,j" → {i, j, name, status, reading, note}
+      diagnosis: [],
+      note: null,
     }));
 
-    function markEntry(step, input) {
-      const i = Number(input.dataset.row) - 1;
-      const j = Number(input.dataset.col) - 1;
+    function show(input, entry) {
       const mark = document.getElementById("mk-" + input.id.slice(3));
-      const entry = marking.mark(input.value, step.key[i][j]);
       mark.replaceChildren();
       if (entry === null) {
-        step.entries.delete(i + "," + j);
         input.removeAttribute("data-status");
         mark.removeAttribute("data-mark");
         input.removeAttribute("aria-invalid");
         mark.removeAttribute("title");
         return;
       }
-      step.entries.set(i + "," + j, { ...entry, i, j, name: input.getAttribute("aria-label") });
       input.setAttribute("data-status", entry.status);
       input.setAttribute("aria-invalid", entry.status === "ok" ? "false" : "true");
       mark.setAttribute("data-mark", entry.status); // data-status is the inputs' alone
@@ -144,6 +149,48 @@
       said.className = "vh";
       said.textContent = " " + WORDS[entry.status];
       mark.append(MARKS[entry.status], said);
+    }
+
+    /** Key-only marking of one entry (a page whose rules the script cannot run). */
+    function markEntry(step, input) {
+      const i = Number(input.dataset.row) - 1;
+      const j = Number(input.dataset.col) - 1;
+      const entry = marking.mark(input.value, step.key[i][j]);
+      if (entry === null) step.entries.delete(i + "," + j);
+      else step.entries.set(i + "," + j, { ...entry, i, j, name: input.getAttribute("aria-label") });
+      show(input, entry);
+    }
+
+    /** The whole sheet, as `check` marks it. */
+    function markSheet() {
+      const typed = {};
+      const cells = new Map();
+      for (const input of inputs) {
+        const step = byId.get(input.dataset.step);
+        const i = Number(input.dataset.row) - 1;
+        const j = Number(input.dataset.col) - 1;
+        const read = R.readEntry(input.value);
+        cells.set(input, [step, i, j, read]);
+        if (read === null) continue;
+        if (!(step.id in typed)) typed[step.id] = step.key.map((row) => row.map(() => null));
+        typed[step.id][i][j] = { text: input.value, reading: read.ok ? read.reading : null };
+      }
+      const marked = sheet.markSheet(typed);
+      for (const step of steps) {
+        step.entries.clear();
+        step.diagnosis = marked[step.id] ? marked[step.id].diagnosis : [];
+        step.note = marked[step.id] ? marked[step.id].note : null;
+      }
+      for (const [input, [step, i, j, read]] of cells) {
+        if (read === null) {
+          show(input, null);
+          continue;
+        }
+        const got = marked[step.id].entries.find((e) => e.i === i && e.j === j);
+        const entry = { status: got.status, note: got.note, i, j, name: input.getAttribute("aria-label") };
+        step.entries.set(i + "," + j, entry);
+        show(input, entry);
+      }
     }
 
     function markStep(step) {
@@ -156,10 +203,20 @@
         item.textContent = fill(WORDS.entry_note, { name: entry.name, message: NOTES[entry.note] });
         notes.appendChild(item);
       }
+      if (step.note) {
+        const item = document.createElement("li");
+        item.setAttribute("data-note", step.note.kind);
+        const named = step.note.steps.map((s) => TITLES[s] || s).join(", ");
+        item.textContent = fill(WORDS[step.note.kind + "_note"], { steps: named });
+        notes.appendChild(item);
+      }
       const shown = step.section.querySelector(".diagnoses");
       shown.replaceChildren();
-      for (const mistake of marking.diagnose(ordered, step.mistakes)) {
-        const selector = 'template[data-template="' + mistake.template + '"]';
+      const found = sheet ? step.diagnosis : marking.diagnose(ordered, step.mistakes.filter((m) => m.values));
+      for (const mistake of found) {
+        const known = step.mistakes.find((m) => m.id === mistake.id);
+        if (known === undefined) continue;
+        const selector = 'template[data-template="' + known.template + '"]';
         shown.appendChild(document.querySelector(selector).content.firstElementChild.cloneNode(true));
       }
       const total = step.key.length * step.key[0].length;
@@ -181,25 +238,33 @@
 
     const inputs = [...document.querySelectorAll("input[data-step]")];
     const byId = new Map(steps.map((step) => [step.id, step]));
-    for (const input of inputs) {
-      const step = byId.get(input.dataset.step);
-      input.addEventListener("input", () => {
+    function update(step, input) {
+      if (sheet) {
+        markSheet();
+        steps.forEach(markStep);
+      } else {
         markEntry(step, input);
         markStep(step);
-        markTotal();
-      });
+      }
+      markTotal();
+    }
+    for (const input of inputs) {
+      const step = byId.get(input.dataset.step);
+      input.addEventListener("input", () => update(step, input));
       input.addEventListener("keydown", (event) => {
         if (event.key !== "Enter") return; // Enter: on to the next box, as in a spreadsheet
         event.preventDefault();
         const next = inputs[inputs.indexOf(input) + 1];
         if (next) next.focus();
       });
-      if (input.value) markEntry(step, input); // a value the browser kept from last time
+      if (input.value && !sheet) markEntry(step, input); // a value the browser kept
     }
+    if (sheet) markSheet();
     steps.forEach(markStep);
     markTotal();
+    return { update };
   }
 
   if (typeof module === "object" && module.exports) module.exports = { rules, MARKS };
-  else run(root.SymattnReader, root.document);
+  else root.SymattnPage = run(root.SymattnReader, root.SymattnMarking, root.document);
 })(typeof globalThis !== "undefined" ? globalThis : this);

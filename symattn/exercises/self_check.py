@@ -59,8 +59,12 @@ from ..steps import Kind
 from ..version import __version__
 from ..words import Words, words
 from .given import given_of
+from .page_rules import marking_data, nameable
 
-__all__ = ["SELF_CHECK_CSS", "render_self_check", "script"]
+__all__ = ["SCRIPTS", "SELF_CHECK_CSS", "render_self_check", "script"]
+
+#: The page's scripts, in the order the page loads them.
+SCRIPTS = ("self_check_reader.js", "self_check_marking.js", "self_check.js")
 
 #: The page's own style: the answer grids, the marks, and what print and a phone do.
 #: The page's style sheet (self_check.css beside this module).
@@ -283,6 +287,22 @@ def _diagnoses(
                     "values": _written(view, values),
                 }
             )
+    named: dict[str, int] = {}  # a mistake named without its numbers: the slip, a pair, …
+    for step_id in steps:
+        shown = {m["id"] for m in found[step_id]}
+        for mistake_id in nameable(key, step_id):
+            if mistake_id in shown:
+                continue
+            if mistake_id not in named:
+                named[mistake_id] = len(templates)
+                name = esc(mistake_name(w, mistake_id, Naming(key.problem.layout).variant))
+                templates.append(
+                    f'<template data-template="{named[mistake_id]}"><div class="diagnosis" '
+                    f'data-diagnosis="{esc(mistake_id)}"><strong>{name}</strong></div></template>'
+                )
+            found[step_id].append(
+                {"id": mistake_id, "weaker": False, "template": named[mistake_id], "values": None}
+            )
     return found, templates
 
 
@@ -296,6 +316,9 @@ def _words(w: Words, places: int | None) -> dict[str, str]:
         "invalid_note": w.table["selfcheck.invalid"],
         "exact_close_note": w.table["selfcheck.exact_close"],
         "entry_note": w.table["selfcheck.entry_note"],
+        "carried": w("selfcheck.mark.carried"),
+        "carried_note": w.table["selfcheck.note.carried"],
+        "rounded_note": w.table["selfcheck.note.rounded"],
         "tally": w.table["selfcheck.tally"],
         "total": w.table["selfcheck.total"],
     }
@@ -345,9 +368,11 @@ def render_self_check(
                     [_decimal(v) for v in row] for row in view.matrix(key.step(step_id).values)
                 ],
                 "mistakes": mistakes[step_id],
+                "title": title_of(key.step(step_id), w),
             }
             for step_id in chosen
         ],
+        "marking": marking_data(key),
     }
     intro = w("selfcheck.places", places=places) if places else w("selfcheck.no_places")
     body = [
@@ -361,8 +386,7 @@ def render_self_check(
         "</main>",
         *templates,
         f'<script type="application/json" id="symattn-self-check">{_json(data)}</script>',
-        f"<script>\n{script('self_check_reader.js')}</script>",
-        f"<script>\n{script('self_check.js')}</script>",
+        *(f"<script>\n{script(name)}</script>" for name in SCRIPTS),
     ]
     footer = esc(w("selfcheck.footer", version=__version__))
     head = f"<style>\n{SELF_CHECK_CSS}</style>\n"

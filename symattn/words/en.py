@@ -309,6 +309,10 @@ WORDS: dict[str, str] = {
     "selfcheck.mark.wrong": "wrong",
     "selfcheck.mark.too_coarse": "too few decimal places",
     "selfcheck.mark.invalid": "not a number",
+    "selfcheck.mark.carried": "right from your own earlier answers (the error was carried forward)",
+    "selfcheck.note.carried": "Carried forward: right when worked from your own answers to "
+    "{steps}, which are wrong; the method of this step is right.",
+    "selfcheck.note.rounded": "Right when worked from your own rounded answers to {steps}.",
     "selfcheck.invalid": "could not be read as a number; write it as 0.1070, 3/4, √2 or "
     "e^2/(e^2 + e^5)",
     "selfcheck.exact_close": "was read as an exact value, and it is not the exact value of "
