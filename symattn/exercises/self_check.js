@@ -99,6 +99,71 @@
     return { close, tooCoarse, exactClose, mark, diagnose };
   }
 
+  // -- what is typed: kept in the browser, handed in as answers.json -----------------------
+  /** The key the page keeps what is typed under (its page id; a page of no class: its
+   *  address). */
+  function storageKey(pageId, address) {
+    return "symattn-self-check:" + (pageId || address);
+  }
+
+  /** The typed boxes as an answers file's steps: ``cells`` [{step, row, col, value}]
+   *  (1-based, as the inputs' data- attributes), ``shapes`` {step: [rows, cols]} as the
+   *  page writes each step.  Only steps with something typed; a blank box is null. */
+  function gather(cells, shapes) {
+    const out = {};
+    for (const cell of cells) {
+      if (cell.value.trim() === "") continue;
+      if (!(cell.step in out)) {
+        const [rows, cols] = shapes[cell.step];
+        out[cell.step] = Array.from({ length: rows }, () => Array(cols).fill(null));
+      }
+      out[cell.step][cell.row - 1][cell.col - 1] = cell.value;
+    }
+    return out;
+  }
+
+  /** answers.json as `symattn check` and `symattn grade` read it (docs/answers-format.md):
+   *  "page_id" first, then each step one row a line, in the page's order. */
+  function answersFile(pageId, grids, order) {
+    const parts = pageId ? ["  \"page_id\": " + JSON.stringify(pageId)] : [];
+    for (const step of order) {
+      if (!(step in grids)) continue;
+      const rows = grids[step].map((row) => "    [" + row.map((x) => JSON.stringify(x)).join(", ") + "]");
+      parts.push("  " + JSON.stringify(step) + ": [\n" + rows.join(",\n") + "\n  ]");
+    }
+    return "{\n" + parts.join(",\n") + "\n}\n";
+  }
+
+  /** Keep ``grids`` (nothing typed: forget); a browser that keeps nothing is no error. */
+  function save(storage, key, grids) {
+    try {
+      if (Object.keys(grids).length) storage.setItem(key, JSON.stringify(grids));
+      else storage.removeItem(key);
+      return true;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  /** What was kept under ``key``: {step: grid of strings or null}, or {} (nothing kept,
+   *  storage refused, or something that is not such a grid). */
+  function restore(storage, key) {
+    let kept;
+    try {
+      kept = JSON.parse(storage.getItem(key) || "{}");
+    } catch (error) {
+      return {};
+    }
+    const out = {};
+    if (kept === null || typeof kept !== "object" || Array.isArray(kept)) return out;
+    for (const [step, grid] of Object.entries(kept)) {
+      const fine = Array.isArray(grid) && grid.every((row) => Array.isArray(row) &&
+        row.every((x) => x === null || typeof x === "string"));
+      if (fine) out[step] = grid;
+    }
+    return out;
+  }
+
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
   }
@@ -238,7 +303,47 @@
 
     const inputs = [...document.querySelectorAll("input[data-step]")];
     const byId = new Map(steps.map((step) => [step.id, step]));
+    let storage = null;
+    try {
+      storage = root.localStorage; // a browser may refuse it (file://, private windows)
+    } catch (error) {
+      storage = null;
+    }
+    const KEPT = storageKey(data.page_id, document.location.pathname);
+    const shapes = Object.fromEntries(steps.map((s) => [s.id, [s.key.length, s.key[0].length]]));
+    const typed = () =>
+      gather(
+        inputs.map((input) => ({
+          step: input.dataset.step,
+          row: Number(input.dataset.row),
+          col: Number(input.dataset.col),
+          value: input.value,
+        })),
+        shapes
+      );
+    if (storage) {
+      const kept = restore(storage, KEPT);
+      for (const input of inputs) {
+        const row = (kept[input.dataset.step] || [])[Number(input.dataset.row) - 1] || [];
+        const value = row[Number(input.dataset.col) - 1];
+        if (typeof value === "string") input.value = value;
+      }
+    }
+    const download = document.querySelector('[data-action="download-answers"]');
+    if (download) {
+      download.addEventListener("click", () => {
+        const text = answersFile(data.page_id, typed(), steps.map((s) => s.id));
+        const link = document.createElement("a");
+        link.download = "answers.json";
+        link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+      });
+    }
     function update(step, input) {
+      if (storage) save(storage, KEPT, typed());
       if (sheet) {
         markSheet();
         steps.forEach(markStep);
@@ -265,6 +370,8 @@
     return { update };
   }
 
-  if (typeof module === "object" && module.exports) module.exports = { rules, MARKS };
+  if (typeof module === "object" && module.exports) {
+    module.exports = { rules, MARKS, storageKey, gather, answersFile, save, restore };
+  }
   else root.SymattnPage = run(root.SymattnReader, root.SymattnMarking, root.document);
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -332,13 +332,16 @@ def render_self_check(
     title: str | None = None,
     notation: str = "matrix",
     vocabulary: Sequence[tuple[str, Sequence[object]]] = (),
+    page_id: str | None = None,
 ) -> str:
     """The self-check page of one exercise (``key``), in ``lang``.
 
     ``steps``: the steps to answer (default: every answer step but the given ones);
     ``places``: the decimal places an inexact answer must have (None: any);
     ``vocabulary``: the whole vocabulary of a problem that starts from text, each token
-    with its embedding row in id order — then the lookup (ids, X) can be asked for."""
+    with its embedding row in id order — then the lookup (ids, X) can be asked for;
+    ``page_id``: whose page it is (classroom/page_ids.py), kept with what is typed and
+    written into the answers file the page downloads."""
     w = words(lang)
     problem = key.problem
     if problem.symbolic:
@@ -359,6 +362,7 @@ def render_self_check(
     mistakes, templates = _diagnoses(key, chosen, places, w)
     data = {
         "lang": lang,
+        "page_id": page_id,
         "places": places,
         "words": _words(w, places),
         "steps": [
@@ -380,6 +384,8 @@ def render_self_check(
         f"<p>{esc(w('selfcheck.intro'))} {esc(intro)}</p>",
         f"<noscript><p>{esc(w('selfcheck.noscript'))}</p></noscript>",
         '<p class="tally" id="total" aria-live="polite"></p>',
+        f'<p class="hand-in"><button type="button" data-action="download-answers">'
+        f"{esc(w('selfcheck.download'))}</button> {esc(w('selfcheck.kept'))}</p>",
         "<main>",
         *_given(key, w, printer, vocabulary),
         *(_step(key, s, k, w, printer) for k, s in enumerate(chosen, start=1)),

@@ -309,6 +309,9 @@ WORDS: dict[str, str] = {
     "selfcheck.mark.wrong": "wrong",
     "selfcheck.mark.too_coarse": "too few decimal places",
     "selfcheck.mark.invalid": "not a number",
+    "selfcheck.download": "Download my answers (answers.json)",
+    "selfcheck.kept": "What you type is kept in this browser for this page; download your "
+    "answers to hand them in.",
     "selfcheck.mark.carried": "right from your own earlier answers (the error was carried forward)",
     "selfcheck.note.carried": "Carried forward: right when worked from your own answers to "
     "{steps}, which are wrong; the method of this step is right.",
