@@ -71,7 +71,7 @@ def test_a_file_from_another_students_page_is_reported_never_marked(week: Path) 
     assert bo_row.error is not None and "Ada Lovelace's self-check page" in bo_row.error
     assert ada in bo_row.error and bo not in bo_row.error
     assert grades.exit_status == 1
-    status, out, err = run_cli(["grade", str(week), str(subs)])
+    status, _, err = run_cli(["grade", str(week), str(subs)])
     assert status == 1 and "Bo_Li: " in err and "Ada Lovelace's self-check page" in err
 
 
