@@ -216,3 +216,16 @@ def test_the_differences_are_found() -> None:
     finally:
         liar.close()
     assert tally.differences and tally.carried
+
+
+def test_every_kind_of_step_can_be_marked_on_the_page() -> None:
+    """A topic's new kind of step brings its page rule (KindRules.page): without one, its
+    pages would fall back to marking against the key alone."""
+    from symattn.exercises.page_rules import SUPPORTED
+    from symattn.steps import Kind
+    from symattn.topics import kind_rules
+
+    core = {k.value for k in vars(Kind).values() if isinstance(k, Kind)}
+    assert core <= SUPPORTED
+    missing = [k.value for k, rules in kind_rules().items() if rules.page is None]
+    assert missing == []

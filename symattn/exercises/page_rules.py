@@ -9,7 +9,9 @@ evaluation, 28 for a comparison), and compares.
 What is written (:func:`marking_data`):
 
 * ``plan`` — the key's plan: each step's kind, operands and fields (``specs``, shared by
-  every plan, each written once), the given matrices at the evaluations' precision;
+  every plan, each written once), the given matrices at the evaluations' precision; a
+  topic's kind of step brings its rule (``scripts``, from its ``KindRules.page``) and its
+  constants;
 * ``key`` — every step's values as the key holds them (the decimals ``check`` compares
   with), ``order`` (the answer steps in order) and ``ancestors`` (what each is made from);
 * ``mistakes`` — each mistake model (``MISTAKES`` order) with its family, whether it is
@@ -20,10 +22,10 @@ What is written (:func:`marking_data`):
 >>> import symattn
 >>> key = symattn.derive({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
 >>> data = marking_data(key)
->>> data["order"], sorted(data["ancestors"]["output"])
-(['scores', 'scaled_scores', 'weights', 'output'], ['scaled_scores', 'scores', 'weights'])
->>> data["supported"]
-True
+>>> data["order"]
+['Q', 'K', 'V', 'scores', 'scaled_scores', 'weights', 'output']
+>>> sorted(data["ancestors"]["weights"]), data["supported"]
+(['K', 'Q', 'scaled_scores', 'scores'], True)
 """
 
 from __future__ import annotations
@@ -40,16 +42,15 @@ from ..check.tables import key_plan
 from ..compute.values import dec_matrix
 from ..derivation import Derivation
 from ..numbers import decimal_context, evaluate
-from ..numbers.transcendental import sinusoid_value
 from ..problem import Problem
 from ..steps import Kind, Plan, StepSpec
-from ..topics.positions import decimal_table
-from ..topics.rope import pairs as rope_pairs
+from ..topics import kind_rules
 
 __all__ = ["SUPPORTED", "marking_data", "nameable"]
 
-#: The kinds of step the page's script evaluates (the core's; a topic's kind of its own
-#: is not, and a page whose plan has one marks against the key alone).
+#: The kinds of step the page's script evaluates itself; a topic's kind brings its own rule
+#: (``KindRules.page``); a page whose plan has a kind with neither is marked against the
+#: key alone.
 SUPPORTED = frozenset(
     k.value
     for k in (
@@ -69,17 +70,7 @@ SUPPORTED = frozenset(
         Kind.JACOBIAN,
         Kind.ADD,
     )
-) | {
-    "positions",
-    "product_plus",
-    "rotate",
-    "additive_hidden",
-    "tanh_score",
-    "layernorm",
-    "affine",
-    "rows",
-    "decode",
-}
+)
 #: Digits of the default decimal context, in which ``check`` compares and bounds.
 COMPARE = 28
 
@@ -150,13 +141,11 @@ class _Writer:
             out["columns"] = list(spec.columns)
         if spec.source is not None:
             out["source"] = spec.source.field + repr(spec.source.columns)
-        if spec.kind in (Kind.SCALE, Kind("decode")) and spec.divisor is not None:
+        if spec.kind == Kind.SCALE and spec.divisor is not None:
             with decimal.localcontext(decimal_context(PRECISION)):
                 out["div"] = str(+evaluate(spec.divisor, PRECISION))  # values.py's divisor
             out["div_abs"] = str(abs(evaluate(spec.divisor, 30)))  # slack.py's
-            with decimal.localcontext(decimal_context(COMPARE)):
-                out["div28"] = str(+evaluate(spec.divisor, COMPARE))  # a first-order bound's
-        out |= _topic_fields(spec, self.key)
+        out |= _page_fields(spec, self.key)
         self.spec_index[spec] = len(self.specs)
         self.specs.append(out)
         return self.spec_index[spec]
@@ -176,57 +165,19 @@ class _Writer:
         }
 
 
-def _both(make: Any) -> dict[str, Any]:
-    """What ``make()`` gives in an evaluation's context and in a comparison's."""
+def _page_fields(spec: StepSpec, key: Derivation) -> dict[str, Any]:
+    """The constants of a topic's kind of step (its ``KindRules.page``), at the precision of
+    an evaluation and of a comparison."""
+    rules = kind_rules().get(spec.kind)
+    if rules is None or rules.page is None:
+        return {}
+    p = key.problem
+    shape = key.step(spec.id).shape if key.has(spec.id) else (p.n, p.d_model or 0)
     out = {}
     for name, digits in (("24", PRECISION), ("28", COMPARE)):
         with decimal.localcontext(decimal_context(digits)):
-            out[name] = make()
-    return out
-
-
-def _topic_fields(spec: StepSpec, key: Derivation) -> dict[str, Any]:
-    """The constants a topic's kind of step is computed with (its tables of sines and
-    cosines, its γ and β), at both precisions, and its parameters."""
-    kind, params, p = spec.kind.value, spec.params, key.problem
-    if kind == "positions":
-        rows, width = p.n, p.d_model or 0
-        return {"table": _both(lambda: _strings(decimal_table(params, rows, width)))}
-    if kind == "rotate":
-        rows, width = key.step(spec.id).shape if key.has(spec.id) else (p.n, 0)
-        turned = rope_pairs(width, params.pairs)
-
-        def angles() -> list[list[list[str]]]:
-            digits = decimal.getcontext().prec
-            return [
-                [
-                    [
-                        str(sinusoid_value(f, pos, 2 * t, width, params.base, digits))
-                        for t in range(len(turned))
-                    ]
-                    for f in ("cos", "sin")
-                ]
-                for pos in range(rows)
-            ]
-
-        return {"pairs": [list(x) for x in turned], "angles": _both(angles)}
-    if kind == "tanh_score":
-        return {"n": p.n}
-    if kind == "layernorm":
-
-        def constants() -> dict[str, Any]:
-            return {
-                "gamma": [str(x.in_context()) for x in params.gamma[0]],
-                "beta": [str(x.in_context()) for x in params.beta[0]],
-                "eps": str(params.eps.in_context()),
-            }
-
-        return {"norm": _both(constants), "unbiased": params.unbiased}
-    if kind == "affine":
-        return {"activation": params.activation}
-    if kind == "rows":
-        return {"start": params.start, "stop": params.stop}
-    return {}
+            out[name] = rules.page.constants(spec, p, shape)
+    return {"page": out}
 
 
 def nameable(key: Derivation, step_id: str) -> list[str]:
@@ -271,8 +222,14 @@ def marking_data(key: Derivation) -> dict[str, Any]:
             if found:
                 both[f"{first.id} {second.id}"] = [w.run(p, c, f, plan) for p, c, f in found]
     keys = {s.id: _strings(key_values(key, s.id)) for s in plan.specs if key.has(s.id)}
+    scripts = {
+        kind.value: rules.page.script
+        for kind, rules in kind_rules().items()
+        if rules.page is not None and kind.value in w.kinds
+    }
     return {
-        "supported": w.kinds <= SUPPORTED,
+        "supported": w.kinds <= SUPPORTED | set(scripts),
+        "scripts": scripts,
         "layout": problem.layout,
         "order": order,
         "ancestors": {s: sorted(ancestors(plan, s)) for s in order},

@@ -214,93 +214,18 @@
       return out;
     }
 
-    /** A topic's kind of step (topics/*.py: their decimal rules), its constants from
-     *  Python at this precision. */
+    /** A topic's kind of step: its rule comes with the data (KindRules.page, a function
+     *  of the step, its operands, the problem, the digits, its constants at those digits
+     *  and this arithmetic), compiled once. */
+    const OPS = { R, D, ZERO, ONE, NotApplicable, add, sub, mul, div, sum, matmul, softmaxRows, t };
+    const KINDS = {};
+    for (const [kind, source] of Object.entries(data.scripts || {})) {
+      KINDS[kind] = new Function("return (" + source + ");")();
+    }
     function topicStep(spec, args, problem, p) {
-      const at = (both) => both[String(p)];
-      switch (spec.kind) {
-        case "positions":
-          return matrix(at(spec.table));
-        case "product_plus": {
-          const total = matmul(args[0], args[1], p);
-          if (args[2][0].length !== total[0].length) throw new NotApplicable("P has d_model columns");
-          return total.map((r, i) => r.map((x, j) => add(x, args[2][i][j], p)));
-        }
-        case "rotate": {
-          const angles = at(spec.angles);
-          return args[0].map((row, pos) => {
-            const out = row.slice();
-            spec.pairs.forEach(([a, b], k) => {
-              const c = D(angles[pos][0][k]);
-              const s = D(angles[pos][1][k]);
-              out[a] = sub(mul(row[a], c, p), mul(row[b], s, p), p);
-              out[b] = add(mul(row[a], s, p), mul(row[b], c, p), p);
-            });
-            return out;
-          });
-        }
-        case "additive_hidden": {
-          const qw = matmul(args[0], args[2], p);
-          const ku = matmul(args[1], args[3], p);
-          return qw.flatMap((a) => ku.map((b) => a.map((x, k) => add(x, b[k], p))));
-        }
-        case "tanh_score": {
-          const m = args[0].length / spec.n;
-          const flat = args[0].map((row) =>
-            sum(row.map((h, k) => mul(R.tanh(h, p), args[1][k][0], p)), p)
-          );
-          return Array.from({ length: spec.n }, (_, i) => flat.slice(i * m, (i + 1) * m));
-        }
-        case "layernorm": {
-          if (args[0][0].length < 2 && spec.unbiased) throw new NotApplicable("one entry");
-          const rows = args.length === 2
-            ? args[0].map((r, i) => r.map((x, j) => add(x, args[1][i][j], p))) : args[0];
-          const k = at(spec.norm);
-          const gamma = k.gamma.map(D);
-          const beta = k.beta.map(D);
-          const eps = D(k.eps);
-          return rows.map((row) => {
-            const d = row.length;
-            const mean = div(sum(row, p), D(String(d)), p);
-            const squares = row.map((x) => {
-              const dx = sub(x, mean, p);
-              return mul(dx, dx, p);
-            });
-            const variance = div(sum(squares, p), D(String(spec.unbiased ? d - 1 : d)), p);
-            const spread = add(variance, eps, p);
-            if (spread.neg || spread.isZero()) throw new NotApplicable("zero variance");
-            const root = R.sqrt(spread, p);
-            return row.map((x, j) =>
-              add(div(mul(gamma[j], sub(x, mean, p), p), root, p), beta[j], p)
-            );
-          });
-        }
-        case "affine": {
-          const cols = t(args[1]);
-          return args[0].map((row) => {
-            const values = cols.map((col, j) => {
-              let total = args[2][0][j];
-              row.forEach((v, k) => (total = add(total, mul(v, col[k], p), p)));
-              return total;
-            });
-            if (spec.activation !== "relu") return values;
-            return values.map((v) => (R.cmp(v, ZERO) > 0 ? v : ZERO));
-          });
-        }
-        case "rows":
-          return args[0].slice(spec.start, spec.stop).map((r) => r.slice());
-        case "decode": {
-          const [queries, cacheK, cacheV, keys, values] = args;
-          let scores = matmul([queries[queries.length - 1]], t([...cacheK, keys[keys.length - 1]]), p);
-          if (spec.div !== null) {
-            const c = p === E ? spec.div : D(spec.div28);
-            scores = scores.map((row) => row.map((s) => div(s, c, p)));
-          }
-          return matmul(softmaxRows(scores, true, p), [...cacheV, values[values.length - 1]], p);
-        }
-        default:
-          throw new Error("the page cannot evaluate a step of kind " + spec.kind);
-      }
+      const rule = KINDS[spec.kind];
+      if (rule === undefined) throw new Error("the page cannot evaluate a step of kind " + spec.kind);
+      return rule(spec, args, problem, p, spec.page[String(p)], OPS);
     }
 
     /** compute/variants.evaluate (null: not applicable, as compare.evaluation) */

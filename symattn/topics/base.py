@@ -30,6 +30,7 @@ from ..words import Words
 from .cells import CellRule
 from .draw import Draw, DrawOptions, Matrices
 from .mistake import Compute, Mistake, Run, on, plan_change
+from .page_rule import PageRule
 
 __all__ = [
     "Builder",
@@ -127,6 +128,7 @@ class KindRules:
     write: WriteRule
     closed: bool = False
     cells: CellRule | None = None
+    page: PageRule | None = None  # its decimal rule on the self-check page
 
 
 # -- the problem file --------------------------------------------------------------------------
