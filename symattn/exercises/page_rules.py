@@ -1,6 +1,6 @@
 """The marking rules of ``symattn check`` as data, for the self-check page's script.
 
-The page marks as ``check`` does (SPEC §13) with one source of the rules: everything that
+The page marks as ``check`` does with one source of the rules: everything that
 depends on the problem or on a mistake model is computed here, in Python, and written into
 the page; the page's script (``self_check_marking.js``) only runs the plan on the numbers a
 student typed, with the decimal arithmetic of :mod:`symattn.check` (24 digits for an

@@ -3,19 +3,16 @@
 :func:`render_self_check` writes one self-contained HTML5 page (its style, script and
 data inline; nothing fetched, so it works from ``file://``): the given matrices and
 sentences of the exercise sheet, typeset as on the derivation page; then, for each step,
-one ``<input>`` per entry laid out as the matrix.  The page's script marks each entry as
-it is typed, by the rules of ``symattn check``: the reader of answers is a port of
-symattn's own (``self_check_reader.js``, tested against the Python reader), the
-tolerance is one unit of the last place written (exact answers: equal), and ``places``
-makes a decimal with fewer places ``too_coarse``.  When a step has a wrong entry and
-every entry typed fits what a mistake model gives (and not the key), the page names the
-mistake with its sentence (:func:`~symattn.check.tables.mistake_tables`).
-
-The page computes nothing about attention: the key's values and each mistake's values
-are embedded as decimal strings, so **the page contains the answers** in its source.
+one ``<input>`` per entry laid out as the matrix.  The page marks the whole sheet as it is
+typed, as ``symattn check`` marks it: the reader of answers is a port of symattn's own
+(``self_check_reader.js``), and ``self_check_marking.js`` works the typed numbers through
+the rules that :mod:`.page_rules` writes into the page (carried rounding, carried-forward
+entries, the mistakes, two at once, slips).  The key is in the page's data: **the page
+contains the answers** in its source.  What is typed is kept in the browser per
+``page_id`` and downloaded as ``answers.json``.
 
 Inputs carry ``data-step``, ``data-row``, ``data-col`` (1-based) and, once something is
-typed, ``data-status`` (``ok``, ``wrong``, ``too_coarse``, ``invalid``); a diagnosis
+typed, ``data-status`` (``ok``, ``carried``, ``wrong``, ``too_coarse``, ``invalid``); a diagnosis
 shows as an element with ``data-diagnosis`` (the mistake's id).
 
 >>> import symattn
@@ -296,9 +293,12 @@ def _diagnoses(
             if mistake_id not in named:
                 named[mistake_id] = len(templates)
                 name = esc(mistake_name(w, mistake_id, Naming(key.problem.layout).variant))
+                why = f"selfcheck.why.{mistake_id}"  # a sentence without its numbers
+                said = f" — {esc(w(why))}" if w.has(why) else ""
                 templates.append(
                     f'<template data-template="{named[mistake_id]}"><div class="diagnosis" '
-                    f'data-diagnosis="{esc(mistake_id)}"><strong>{name}</strong></div></template>'
+                    f'data-diagnosis="{esc(mistake_id)}"><strong>{name}</strong>{said}</div>'
+                    "</template>"
                 )
             found[step_id].append(
                 {"id": mistake_id, "weaker": False, "template": named[mistake_id], "values": None}
@@ -308,15 +308,13 @@ def _diagnoses(
 
 def _words(w: Words, places: int | None) -> dict[str, str]:
     """The page's words that the script shows (``{…}`` filled in by the script)."""
-    said = {status: w(f"selfcheck.mark.{status}") for status in ("ok", "wrong", "too_coarse")}
+    marks = ("ok", "wrong", "too_coarse", "invalid", "carried")
     return {
-        **said,
-        "invalid": w("selfcheck.mark.invalid"),
+        **{status: w(f"selfcheck.mark.{status}") for status in marks},
         "too_coarse_note": w("entry.too_coarse", places=places) if places else "",
         "invalid_note": w.table["selfcheck.invalid"],
         "exact_close_note": w.table["selfcheck.exact_close"],
         "entry_note": w.table["selfcheck.entry_note"],
-        "carried": w("selfcheck.mark.carried"),
         "carried_note": w.table["selfcheck.note.carried"],
         "rounded_note": w.table["selfcheck.note.rounded"],
         "tally": w.table["selfcheck.tally"],

@@ -312,6 +312,10 @@ WORDS: dict[str, str] = {
     "selfcheck.download": "Download my answers (answers.json)",
     "selfcheck.kept": "What you type is kept in this browser for this page; download your "
     "answers to hand them in.",
+    "selfcheck.why.arithmetic_slip": "The other entries are right: recheck the arithmetic of "
+    "the entries marked ✗.",
+    "selfcheck.why.column_layout_transposed": "This is the row layout (each token a row); the "
+    "problem uses the column layout, so each token is a column: transpose your matrix.",
     "selfcheck.mark.carried": "right from your own earlier answers (the error was carried forward)",
     "selfcheck.note.carried": "Carried forward: right when worked from your own answers to "
     "{steps}, which are wrong; the method of this step is right.",
