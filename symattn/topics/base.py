@@ -28,6 +28,7 @@ from ..words import Words
 from .cells import CellRule
 from .draw import Draw, DrawOptions, Matrices
 from .mistake import Compute, Mistake, Run, on, plan_change
+from .page_rule import PageRule
 
 __all__ = [
     "Builder",
@@ -125,6 +126,7 @@ class KindRules:
     write: WriteRule
     closed: bool = False
     cells: CellRule | None = None
+    page: PageRule | None = None  # its decimal rule on the self-check page
 
 
 # -- the problem file --------------------------------------------------------------------------
@@ -284,8 +286,7 @@ class Builder:
 class Topic:
     """One topic; subclass it, set what applies, and override the hooks it needs."""
 
-    #: The name ``exercises --with`` and docs/topics.md use.
-    name: ClassVar[str] = ""
+    name: ClassVar[str] = ""  # as ``exercises --with`` and docs/topics.md name it
     #: The problem-file keys it reads.
     keys: ClassVar[tuple[str, ...]] = ()
     #: How a problem file asks for it, in an error message (its key, or 'score = …').
@@ -298,10 +299,9 @@ class Topic:
     mistakes: ClassVar[tuple[Mistake, ...]] = ()
     names: ClassVar[Mapping[str, Names]] = {}
     symbols: ClassVar[Mapping[str, tuple[str, str]]] = {}
-    #: Its problem-file matrices that the column layout writes transposed (the vectors
-    #: are written as they are in both layouts).
+    #: Its problem-file matrices that the column layout writes transposed; its names
+    #: written the same in both layouts (vectors, angles).
     laid_out: ClassVar[tuple[str, ...]] = ()
-    #: Its names written the same in both layouts (vectors, angles).
     fixed: ClassVar[tuple[str, ...]] = ()
     #: Given matrices that the Given section shows with the W's.
     shown: ClassVar[tuple[str, ...]] = ()

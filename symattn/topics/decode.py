@@ -50,6 +50,7 @@ from . import decode_numpy
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic, Writer
 from .cells import CellRefs
 from .draw import Matrices
+from .page_rule import PageRule
 
 __all__ = ["DECODE", "ROWS", "TOPIC", "DecodeConfig"]
 
@@ -221,6 +222,11 @@ class Decode(Topic):
             lambda spec, args, p, given: [list(r) for r in _rows(spec, args[0])],
             _write_rows,
             cells=_rows_cells,
+            page=PageRule(
+                "(spec, args, problem, p, k, o) => args[0].slice(k.start, k.stop).map((r) => "
+                "r.slice())",
+                lambda spec, p, shape: {"start": spec.params.start, "stop": spec.params.stop},
+            ),
         ),
         KindRules(
             DECODE,
@@ -228,6 +234,20 @@ class Decode(Topic):
             decimal_decode,
             _write_decode,
             cells=_decode_cells,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => {
+  const [queries, cacheK, cacheV, keys, values] = args;
+  const last = (m) => m[m.length - 1];
+  let scores = o.matmul([last(queries)], o.t([...cacheK, last(keys)]), p);
+  if (k.div !== null) scores = scores.map((row) => row.map((s) => o.div(s, o.D(k.div), p)));
+  return o.matmul(o.softmaxRows(scores, true, p), [...cacheV, last(values)], p);
+}""",
+                lambda spec, p, shape: {
+                    "div": None
+                    if spec.divisor is None
+                    else str(+evaluate(spec.divisor, decimal.getcontext().prec))
+                },
+            ),
         ),
     )
     mistakes = (Mistake("decode_uses_future", ("masked_scores", "weights"), _future),)

@@ -314,6 +314,17 @@ WORDS: dict[str, str] = {
     "selfcheck.mark.wrong": "wrong",
     "selfcheck.mark.too_coarse": "too few decimal places",
     "selfcheck.mark.invalid": "not a number",
+    "selfcheck.download": "Download my answers (answers.json)",
+    "selfcheck.kept": "What you type is kept in this browser for this page; download your "
+    "answers to hand them in.",
+    "selfcheck.why.arithmetic_slip": "The other entries are right: recheck the arithmetic of "
+    "the entries marked ✗.",
+    "selfcheck.why.column_layout_transposed": "This is the row layout (each token a row); the "
+    "problem uses the column layout, so each token is a column: transpose your matrix.",
+    "selfcheck.mark.carried": "right from your own earlier answers (the error was carried forward)",
+    "selfcheck.note.carried": "Carried forward: right when worked from your own answers to "
+    "{steps}, which are wrong; the method of this step is right.",
+    "selfcheck.note.rounded": "Right when worked from your own rounded answers to {steps}.",
     "selfcheck.invalid": "could not be read as a number; write it as 0.1070, 3/4, √2 or "
     "e^2/(e^2 + e^5)",
     "selfcheck.exact_close": "was read as an exact value, and it is not the exact value of "

@@ -289,6 +289,15 @@ WORDS: dict[str, str] = {
     "selfcheck.mark.wrong": "错误",
     "selfcheck.mark.too_coarse": "小数位数不够",
     "selfcheck.mark.invalid": "不是数",
+    "selfcheck.download": "下载我的答案（answers.json）",
+    "selfcheck.kept": "你输入的内容保存在本浏览器中（仅限本页）；交作业时请下载答案文件。",
+    "selfcheck.why.arithmetic_slip": "其余分量都对：请重新计算标 ✗ 的分量。",
+    "selfcheck.why.column_layout_transposed": "这是行布局（每个词元一行）；本题用列布局，"
+    "每个词元是一列：请把你的矩阵转置。",
+    "selfcheck.mark.carried": "按你自己前面的答案算是对的（错误被带到了这一步）",
+    "selfcheck.note.carried": "错误传递：按你自己在{steps}中的答案（它们是错的）来算，"
+    "这一步是对的；这一步的方法没有错。",
+    "selfcheck.note.rounded": "按你自己在{steps}中舍入后的答案来算，这一步是对的。",
     "selfcheck.invalid": "无法识别为数；请写成 0.1070、3/4、√2 或 e^2/(e^2 + e^5) 这样的形式",
     "selfcheck.exact_close": "被当作精确值读入，但它不等于该分量的精确值；如果想写近似值，请写小数",
     "selfcheck.entry_note": "{name}：{message}",
