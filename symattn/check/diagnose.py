@@ -22,7 +22,7 @@ from ..plan import Plan
 from ..problem import Problem
 from ..render.walker import title_fact
 from .answers import Answers
-from .compare import Overrides, close, evaluation, key_values
+from .compare import Overrides, close, evaluation, key_values, needed
 from .mistakes import MISTAKES, Mistake, Run, message, pairs, runs
 from .naming import Naming
 from .results import Diagnosis
@@ -90,11 +90,7 @@ class Diagnoser:
     def _upto_of(
         self, problem: Problem, plan: Plan, step_id: str, extra: Overrides
     ) -> tuple[Plan, tuple[str, ...]]:
-        needed = {step_id}
-        for spec in reversed(plan.specs):
-            if spec.id in needed:
-                needed.update(spec.operands)
-        upto = Plan(plan.inputs, tuple(s for s in plan.specs if s.id in needed))
+        upto = needed(plan, step_id)
         if not REUSE or not (problem is self.problem or problem == self.problem):
             return upto, ()
         base = {s.id: s for s in self.plan.specs}
@@ -129,7 +125,7 @@ class Diagnoser:
                 if not self.screen.may_fit(problem, upto, step_id, extra, from_key, rounding):
                     continue  # its floats are too far from the student's numbers
             upto, values = self._values(problem, plan, step_id, extra)
-            right = evaluation(self.problem, self.plan, extra)
+            right = evaluation(self.problem, needed(self.plan, step_id), extra)
             if values is None or right is None or step_id not in values:
                 continue
             slack = radii(problem, upto, values, {s: rounding[s] for s in extra}, step_id)
@@ -189,10 +185,11 @@ class Diagnoser:
         """A minority of entries off, the rest right: an arithmetic slip, each named."""
         reference, slack = expected, None
         if overrides:
-            values = evaluation(self.problem, self.plan, overrides)
+            upto = needed(self.plan, step_id)
+            values = evaluation(self.problem, upto, overrides)
             if values is not None:
                 reference = values[step_id]
-                slack = radii(self.problem, self.plan, values, rounding, step_id)
+                slack = radii(self.problem, upto, values, rounding, step_id)
         wrong, right = [], 0
         for i, row in enumerate(self.answers.steps[step_id]):
             for j, g in enumerate(row):

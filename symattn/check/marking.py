@@ -18,7 +18,7 @@ entries it explains, in English and in Chinese.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -30,7 +30,15 @@ from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
 from ..render.walker import title_fact
 from .answers import Answers, Given, answer_steps
-from .compare import EXACT_TOLERANCE, Overrides, close, evaluation, key_values, overrides_before
+from .compare import (
+    EXACT_TOLERANCE,
+    Overrides,
+    close,
+    evaluation,
+    key_values,
+    needed,
+    overrides_before,
+)
 from .diagnose import Diagnoser
 from .mistakes import OTHER_VIEW, by_id
 from .naming import Naming
@@ -113,29 +121,24 @@ class Marker:
         return results
 
     # -- one step -----------------------------------------------------------------------
-    def _trials(self, step_id: str, overrides: Overrides, rounding: Overrides) -> list[_Trial]:
+    def _trials(self, step_id: str, overrides: Overrides, rounding: Overrides) -> Iterator[_Trial]:
         """All earlier answers together, then each alone (a student may have carried more
-        digits than they wrote down for a later step)."""
+        digits than they wrote down for a later step), each evaluated when it is asked for."""
         subsets = [list(overrides)] + ([[s] for s in overrides] if len(overrides) > 1 else [])
-        out = []
+        upto = needed(self.plan, step_id)  # the later steps are not evaluated
         for subset in subsets:
             given = {s: overrides[s] for s in subset}
-            values = evaluation(self.problem, self.plan, given)
+            values = evaluation(self.problem, upto, given)
             if values is None or step_id not in values:
                 continue
-            slack = radii(
-                self.problem, self.plan, values, {s: rounding[s] for s in subset}, step_id
+            slack = radii(self.problem, upto, values, {s: rounding[s] for s in subset}, step_id)
+            yield _Trial(
+                tuple(subset),
+                values[step_id],
+                slack,
+                all(s in self.right_steps for s in subset),
+                self._coarse(subset),
             )
-            out.append(
-                _Trial(
-                    tuple(subset),
-                    values[step_id],
-                    slack,
-                    all(s in self.right_steps for s in subset),
-                    self._coarse(subset),
-                )
-            )
-        return out
 
     def _coarse(self, steps: list[str]) -> tuple[str, int] | None:
         """The first earlier step that was really rounded with too few places: some entry
@@ -168,14 +171,24 @@ class Marker:
         overrides, rounding = overrides_before(
             self.answers, self.key, step_id, ancestors(self.plan, step_id)
         )
-        found: list[list[_Trial]] = []
+        made: list[_Trial] = []
+        making: list[Iterator[_Trial]] = []
 
-        def trials() -> list[_Trial]:
-            """The trials, made at the first entry the key does not explain (a step
-            whose entries all match the key needs none)."""
-            if not found:
-                found.append(self._trials(step_id, overrides, rounding) if overrides else [])
-            return found[0]
+        def trials() -> Iterator[_Trial]:
+            """The trials in order, each made when an entry that the key and the trials
+            before it do not explain needs it (a step whose entries all match the key needs
+            none; one whose entries the first trial explains, only that one)."""
+            if not making:
+                making.append(self._trials(step_id, overrides, rounding) if overrides else iter(()))
+            k = 0
+            while True:
+                if k == len(made):
+                    trial = next(making[0], None)
+                    if trial is None:
+                        return
+                    made.append(trial)
+                yield made[k]
+                k += 1
 
         entries, used = [], []
         for i, row in enumerate(grid):
@@ -225,7 +238,7 @@ class Marker:
         j: int,
         g: Given,
         key: Decimal,
-        trials: Callable[[], list[_Trial]],
+        trials: Callable[[], Iterator[_Trial]],
     ) -> tuple[EntryResult, _Trial | None]:
         step = self.key.step(step_id)
         shown = max(4, g.places or 0)
