@@ -7,11 +7,13 @@ and a slip carried forward.  The default run marks a sample of them, the slow ru
 
 from __future__ import annotations
 
+import decimal
 import random
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import pytest
 
 import symattn
@@ -23,13 +25,16 @@ from symattn.check.mistakes import MISTAKES, pairs, runs
 from symattn.check.screen import Screen
 from symattn.check.slack import radii
 from symattn.compute import derivation
+from symattn.compute.floats import Approx, apply_float
+from symattn.compute.values import apply
 from symattn.compute.variants import DecimalMatrix, evaluate
 from symattn.derivation import Derivation
+from symattn.errors import NotApplicable
 from symattn.examples import example_names, example_path
-from symattn.numbers import round_half_away
+from symattn.numbers import Surd, decimal_context, round_half_away
 from symattn.plan import backward_plan, forward_plan
 from symattn.problem import Problem
-from symattn.steps import Plan
+from symattn.steps import Kind, Plan, StepSpec
 
 CASES = 2000
 SAMPLE = 100
@@ -253,3 +258,44 @@ def test_the_screen_gives_the_exhaustive_diagnoses_on_2000_answers(
     assert diagnosed.pop("set aside") > 10000
     assert {"arithmetic_slip", "no_scaling", "premature_rounding"} <= set(diagnosed)
     assert sum(diagnosed.values()) > 1000
+
+
+SPECS = [
+    {"kind": Kind.SOFTMAX, "softmax": mode, "round_operand": places}
+    for mode in ("rows", "columns", "global", "no_exp", "none")
+    for places in (None, 1)
+] + [
+    {"kind": Kind.PRODUCT, "transpose_right": True},
+    {"kind": Kind.SCALE, "divisor": Surd.sqrt(3)},
+    {"kind": Kind.JACOBIAN, "diagonal_only": False},
+    {"kind": Kind.JACOBIAN, "diagonal_only": True},
+    {"kind": Kind.ADD},
+]
+
+
+@pytest.mark.parametrize("fields", SPECS, ids=lambda f: "-".join(str(v) for v in f.values()))
+def test_each_float_rule_bounds_its_distance_to_the_decimal_rule(fields: dict[str, Any]) -> None:
+    """Each kind on floats, from inputs already off by a known amount, stays within its
+    bound of the decimal rule applied to the exact inputs."""
+    rng = random.Random(7)
+    spec = StepSpec(id="x", formula="x", **fields)
+    problem = symattn.load({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
+    for _ in range(30):
+        rows, cols = rng.randint(1, 4), rng.randint(2, 4)
+        exact = [
+            [[Decimal(rng.randint(-400, 400)) / 64 for _ in range(cols)] for _ in range(rows)]
+            for _ in range(2)
+        ]
+        floats = []
+        for matrix in exact:  # off by up to 1e-9 each, and told so
+            value = np.array([[float(x) + rng.uniform(-1e-9, 1e-9) for x in r] for r in matrix])
+            floats.append(Approx(value, np.full(value.shape, 1e-9)))
+        with decimal.localcontext(decimal_context(30)):
+            try:
+                want = apply(spec, exact, problem)
+            except (NotApplicable, ArithmeticError):
+                continue
+        got = apply_float(spec, floats, problem)
+        for i, row in enumerate(want):
+            for j, w in enumerate(row):
+                assert abs(float(w) - got.value[i, j]) <= got.error[i, j] + 1e-15, (i, j)

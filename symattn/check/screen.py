@@ -22,7 +22,6 @@ import numpy as np
 from ..compute.floats import Approx, Array, NoFloatRule, U, apply_float, approx_of
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
-from ..errors import NotApplicable
 from ..numbers import decimal_context, evaluate
 from ..numbers.decimals import dec_matrix
 from ..problem import Matrix, Problem
@@ -93,8 +92,8 @@ class Screen:
         try:
             with np.errstate(all="ignore"):
                 return self._may_fit(problem, upto, step_id, extra, set(from_key), rounding)
-        except (NoFloatRule, NotApplicable, ArithmeticError, ValueError, IndexError):
-            return True  # the decimal evaluation decides
+        except Exception:  # NoFloatRule, NotApplicable, …: the decimal evaluation decides
+            return True
 
     def _may_fit(
         self,
