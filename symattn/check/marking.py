@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ..compute.floats import Array
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
 from ..formula import Value
@@ -29,6 +30,7 @@ from ..messages import Math, Message, Titles
 from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
 from ..render.walker import title_fact
+from . import diagnose
 from .answers import Answers, Given, answer_steps
 from .compare import (
     EXACT_TOLERANCE,
@@ -38,11 +40,13 @@ from .compare import (
     key_values,
     needed,
     overrides_before,
+    tolerance_of,
 )
 from .diagnose import Diagnoser
 from .mistakes import OTHER_VIEW, by_id
 from .naming import Naming
 from .results import Diagnosis, EntryResult, StepResult
+from .screen import within
 from .slack import radii
 
 __all__ = ["COARSE_PLACES", "Marker", "ancestors"]
@@ -121,24 +125,23 @@ class Marker:
         return results
 
     # -- one step -----------------------------------------------------------------------
-    def _trials(self, step_id: str, overrides: Overrides, rounding: Overrides) -> Iterator[_Trial]:
-        """All earlier answers together, then each alone (a student may have carried more
-        digits than they wrote down for a later step), each evaluated when it is asked for."""
-        subsets = [list(overrides)] + ([[s] for s in overrides] if len(overrides) > 1 else [])
-        upto = needed(self.plan, step_id)  # the later steps are not evaluated
-        for subset in subsets:
-            given = {s: overrides[s] for s in subset}
-            values = evaluation(self.problem, upto, given)
-            if values is None or step_id not in values:
-                continue
-            slack = radii(self.problem, upto, values, {s: rounding[s] for s in subset}, step_id)
-            yield _Trial(
-                tuple(subset),
-                values[step_id],
-                slack,
-                all(s in self.right_steps for s in subset),
-                self._coarse(subset),
-            )
+    def _trial(
+        self, step_id: str, subset: list[str], overrides: Overrides, rounding: Overrides
+    ) -> _Trial | None:
+        """The step recomputed from the student's answers of the steps ``subset`` (only
+        the steps it is made from are evaluated)."""
+        upto = needed(self.plan, step_id)
+        values = evaluation(self.problem, upto, {s: overrides[s] for s in subset})
+        if values is None or step_id not in values:
+            return None
+        slack = radii(self.problem, upto, values, {s: rounding[s] for s in subset}, step_id)
+        return _Trial(
+            tuple(subset),
+            values[step_id],
+            slack,
+            all(s in self.right_steps for s in subset),
+            self._coarse(subset),
+        )
 
     def _coarse(self, steps: list[str]) -> tuple[str, int] | None:
         """The first earlier step that was really rounded with too few places: some entry
@@ -171,24 +174,30 @@ class Marker:
         overrides, rounding = overrides_before(
             self.answers, self.key, step_id, ancestors(self.plan, step_id)
         )
-        made: list[_Trial] = []
-        making: list[Iterator[_Trial]] = []
+        # all earlier answers together, then each alone (a student may have carried more
+        # digits than they wrote down for a later step)
+        subsets = [list(overrides)] + ([[s] for s in overrides] if len(overrides) > 1 else [])
+        made: dict[int, _Trial | None] = {}
+        reaches: dict[int, tuple[Array, Array] | None] = {}
+        upto = needed(self.plan, step_id)
 
-        def trials() -> Iterator[_Trial]:
-            """The trials in order, each made when an entry that the key and the trials
-            before it do not explain needs it (a step whose entries all match the key needs
-            none; one whose entries the first trial explains, only that one)."""
-            if not making:
-                making.append(self._trials(step_id, overrides, rounding) if overrides else iter(()))
-            k = 0
-            while True:
-                if k == len(made):
-                    trial = next(making[0], None)
-                    if trial is None:
-                        return
-                    made.append(trial)
-                yield made[k]
-                k += 1
+        def trials(i: int, j: int, g: Given, tolerance: Decimal | None) -> Iterator[_Trial]:
+            """The trials, in order, that may explain entry (i, j): each evaluated the first
+            time an entry needs it, and not at all for an entry its floats rule out."""
+            for k, subset in enumerate(subsets if overrides else []):
+                if diagnose.SCREEN:
+                    if k not in reaches:
+                        given = {s: overrides[s] for s in subset}
+                        reaches[k] = self.why.screen.reach(
+                            self.problem, upto, step_id, given, rounding
+                        )
+                    if not within(reaches[k], i, j, g.value, tolerance_of(g, tolerance)):
+                        continue
+                if k not in made:
+                    made[k] = self._trial(step_id, subset, overrides, rounding)
+                found = made[k]
+                if found is not None:
+                    yield found
 
         entries, used = [], []
         for i, row in enumerate(grid):
@@ -238,7 +247,7 @@ class Marker:
         j: int,
         g: Given,
         key: Decimal,
-        trials: Callable[[], Iterator[_Trial]],
+        trials: Callable[[int, int, Given, Decimal | None], Iterator[_Trial]],
     ) -> tuple[EntryResult, _Trial | None]:
         step = self.key.step(step_id)
         shown = max(4, g.places or 0)
@@ -260,7 +269,7 @@ class Marker:
         if close(g, key, tolerance):
             status = "ok"
         else:
-            for candidate in trials():
+            for candidate in trials(i, j, g, tolerance):
                 if close(g, candidate.values[i][j], tolerance, candidate.slack[i][j]):
                     trial = candidate
                     right = candidate.inputs_right and candidate.coarse is None

@@ -30,7 +30,7 @@ from .answers import Answers
 from .compare import key_values, tolerance_of
 from .slack import EVALUATION_ERROR
 
-__all__ = ["Screen"]
+__all__ = ["FLOOR", "Screen", "within"]
 
 
 #: A relative widening of every float bound, far above float64's rounding.
@@ -87,15 +87,39 @@ class Screen:
     ) -> bool:
         """False when the values of ``step_id`` under ``upto`` (the student's ``extra``
         in place, the steps ``from_key`` the key's) cannot fit the student's entries."""
-        if problem.symbolic or step_id not in self.answers.steps:
+        if step_id not in self.answers.steps:
             return True
+        found = self.reach(problem, upto, step_id, extra, rounding, from_key)
+        return found is None or self._fits(step_id, *found)
+
+    def reach(
+        self,
+        problem: Problem,
+        upto: Plan,
+        step_id: str,
+        extra: Mapping[str, DecimalMatrix],
+        rounding: Mapping[str, DecimalMatrix],
+        from_key: Sequence[str] = (),
+    ) -> tuple[Array, Array] | None:
+        """The float values of ``step_id`` and, entry by entry, how far from them the
+        decimal values may lie, carried rounding included (None: not known on floats)."""
+        if problem.symbolic:
+            return None
         try:
             with np.errstate(all="ignore"):
-                return self._may_fit(problem, upto, step_id, extra, set(from_key), rounding)
+                approx, radius = self._evaluate(
+                    problem, upto, step_id, extra, set(from_key), rounding
+                )
+                value = approx.value
+                size = np.abs(np.where(np.isfinite(value), value, 0.0))
+                reach = EVALUATION_ERROR_F * np.maximum(1.0, size) + approx.error * WIDEN
+                if radius is not None:
+                    reach = reach + radius * WIDEN
+                return value, reach + FLOOR * (1 + size)
         except Exception:  # NoFloatRule, NotApplicable, …: the decimal evaluation decides
-            return True
+            return None
 
-    def _may_fit(
+    def _evaluate(
         self,
         problem: Problem,
         upto: Plan,
@@ -103,7 +127,7 @@ class Screen:
         extra: Mapping[str, DecimalMatrix],
         from_key: set[str],
         rounding: Mapping[str, DecimalMatrix],
-    ) -> bool:
+    ) -> tuple[Approx, Array | None]:
         names: dict[str, int] = {}
         rounded: set[int] = set()
         origin = dict(upto.inputs)
@@ -122,9 +146,7 @@ class Screen:
             if spec.id == step_id:
                 break
         name = names[step_id]
-        approx = self._values[name]
-        radius = self._radii.get(name) if name in rounded else None
-        return self._fits(step_id, approx, radius)
+        return self._values[name], self._radii.get(name) if name in rounded else None
 
     def _key_of(self, step_id: str) -> Callable[[], Approx]:
         return lambda: approx_of(key_values(self.key, step_id))
@@ -165,18 +187,13 @@ class Screen:
                 self._radii[name] = _radius(spec, args, rads, self._values[name], problem)
         return name
 
-    def _fits(self, step_id: str, approx: Approx, radius: Array | None) -> bool:
+    def _fits(self, step_id: str, value: Array, reach: Array) -> bool:
         written, tolerance, answered = self._written(step_id)
-        value = approx.value
         if value.shape != written.shape:
             return True
-        finite = np.isfinite(value)
-        noise = EVALUATION_ERROR_F * np.maximum(1.0, np.abs(np.where(finite, value, 0.0)))
-        allowed = tolerance + noise + approx.error * WIDEN
-        if radius is not None:
-            allowed = allowed + radius * WIDEN
-        allowed += FLOOR * (1 + np.abs(written) + np.abs(np.where(finite, value, 0.0)))
-        off = answered & finite & (np.abs(written - value) > allowed)
+        with np.errstate(all="ignore"):
+            allowed = tolerance + reach + FLOOR * np.abs(written)
+            off = answered & np.isfinite(value) & (np.abs(written - value) > allowed)
         return not bool(off.any())
 
     def _written(self, step_id: str) -> tuple[Array, Array, Array]:
@@ -199,6 +216,21 @@ class Screen:
 
 
 EVALUATION_ERROR_F = float(EVALUATION_ERROR) * 2
+
+
+def within(
+    reach: tuple[Array, Array] | None, i: int, j: int, written: Decimal, tolerance: Decimal
+) -> bool:
+    """Whether entry (i, j) of the decimal values may be within ``tolerance`` (and the
+    carried rounding) of ``written``: False only when the floats rule it out."""
+    if reach is None or not written.is_finite():
+        return True
+    value, far = reach
+    if not np.isfinite(value[i, j]):
+        return True
+    w = float(written)
+    allowed = float(tolerance) + float(far[i, j]) + FLOOR * abs(w)
+    return not abs(w - float(value[i, j])) > allowed
 
 
 def _converter(matrix: DecimalMatrix) -> Callable[[], Approx]:
