@@ -19,6 +19,7 @@ import pytest
 import symattn
 from symattn.check import check
 from symattn.check import diagnose as diagnose_module
+from symattn.check import marking as marking_module
 from symattn.check.answers import answer_steps
 from symattn.check.compare import close, evaluation, key_values
 from symattn.check.mistakes import MISTAKES, pairs, runs
@@ -40,6 +41,7 @@ CASES = 2000
 SAMPLE = 100
 EXAMPLES = tuple(n for n in example_names() if n != "symbolic")
 Answers = dict[str, list[list[str]]]
+SCALE = {m.id for m in MISTAKES if m.family == "scale"}
 
 
 def _number(rng: random.Random) -> str:
@@ -211,7 +213,7 @@ def _exact_fits(
 def _compare(numbers: range, monkeypatch: pytest.MonkeyPatch, verify: bool) -> dict[str, int]:
     """Mark each answers file screened and exhaustively: the same marks; and (``verify``)
     every model the screen sets aside is one the decimal evaluation does not fit either."""
-    diagnosed: dict[str, int] = {"set aside": 0}
+    diagnosed: dict[str, int] = {"set aside": 0, "trials skipped": 0, "two at once": 0}
     may_fit = Screen.may_fit
 
     def checked(screen: Screen, *args: Any) -> bool:
@@ -221,7 +223,15 @@ def _compare(numbers: range, monkeypatch: pytest.MonkeyPatch, verify: bool) -> d
             diagnosed["set aside"] += 1
         return fits
 
+    within = marking_module.within
+
+    def counted(*args: Any) -> bool:
+        possible = within(*args)
+        diagnosed["trials skipped"] += not possible
+        return possible
+
     monkeypatch.setattr(Screen, "may_fit", checked)
+    monkeypatch.setattr(marking_module, "within", counted)
     for number in numbers:
         name, label, answers = _case(number)
         key = _problem(name)[1]
@@ -233,6 +243,8 @@ def _compare(numbers: range, monkeypatch: pytest.MonkeyPatch, verify: bool) -> d
             diagnose_module.SCREEN = True
         assert screened == exhaustive, (number, name, label)
         for step in screened:
+            scale = [d for d in step[3] if d[0] in SCALE]
+            diagnosed["two at once"] += bool(scale) and len(step[3]) == 2
             for found in step[3]:
                 diagnosed[found[0]] = diagnosed.get(found[0], 0) + 1
     return diagnosed
@@ -245,6 +257,8 @@ def test_the_screen_gives_the_exhaustive_diagnoses_on_a_sample(
     step = CASES // SAMPLE
     diagnosed = _compare(range(part * step // 4, CASES, step), monkeypatch, verify=False)
     assert diagnosed.pop("set aside") > 20  # the screen does set models aside
+    assert diagnosed.pop("trials skipped") > 0  # and trials
+    diagnosed.pop("two at once")
     assert sum(diagnosed.values()) > 5  # and the sample reaches diagnoses
 
 
@@ -253,9 +267,11 @@ def test_the_screen_gives_the_exhaustive_diagnoses_on_2000_answers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     diagnosed = _compare(range(CASES), monkeypatch, verify=True)
-    print(f"{CASES} answers files diagnosed both ways, the same: {sorted(diagnosed.items())}")
+    print(f"{CASES} answers files marked both ways, the same: {sorted(diagnosed.items())}")
     # one mistake, two at once, slips and rounding are all among them
     assert diagnosed.pop("set aside") > 10000
+    assert diagnosed.pop("trials skipped") > 100
+    assert diagnosed.pop("two at once") > 10
     assert {"arithmetic_slip", "no_scaling", "premature_rounding"} <= set(diagnosed)
     assert sum(diagnosed.values()) > 1000
 
