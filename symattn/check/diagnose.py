@@ -5,7 +5,9 @@ student's own earlier answers (and on the key's), with carried rounding allowed;
 explains the step when it fits every answered entry and the right method does not.
 Models of the ``scale`` family are also tried together with the others (two mistakes at
 once); a minority of wrong entries is an arithmetic slip.  Every diagnosis names the
-entries it explains, in English and in Chinese.
+entries it explains, in English and in Chinese.  Each model (and pair) is first run on
+float64 arrays (:mod:`.screen`); only those whose floats can explain the numbers are
+evaluated in decimals, and the diagnoses are those of evaluating every one.
 """
 
 from __future__ import annotations
