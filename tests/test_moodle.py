@@ -72,6 +72,7 @@ CASES = {
     "generated": lambda: _generated(ExerciseOptions()),
     "causal": lambda: _generated(ExerciseOptions(mask="causal")),
     "two_heads": lambda: _generated(ExerciseOptions(heads=2), count=1),
+    "column_causal": lambda: _generated(ExerciseOptions(layout="column", mask="causal"), count=1),
     "sqrt2": lambda: [_loaded(dict(PROBLEM, scale="sqrt(d_k)"))],  # d_k = 2: irrational
     "sqrt2_causal_3_places": lambda: [_loaded(dict(PROBLEM, mask="causal"), places=3)],
     "eighths_2_places": lambda: [  # Q has 1/8 = 0.125: exact, more places than asked
@@ -170,6 +171,16 @@ def test_every_field_is_sound(case: tuple[list[QuizItem], str]) -> None:
                             assert gap > Decimal(a.tolerance or "0"), (step_id, a, b)
                             assert gap > Decimal(b.tolerance or "0"), (step_id, a, b)
         assert len(set(totals)) == 1, totals
+
+
+def test_a_column_layout_quiz_writes_each_step_transposed() -> None:
+    """Tokens are columns on the whole quiz, as on the sheet: Q = W_Q X is d_k × n."""
+    (item,) = _generated(ExerciseOptions(layout="column", tokens=3, d_k=2), count=1)
+    ((_, text),) = read_quiz(moodle_quiz([item]))
+    q_table = text.split("<p>Q =</p>", 1)[1].split("</table>", 1)[0]
+    rows = [r for r in q_table.split("<tr>")[1:] if "<td>" in r]
+    assert len(rows) == 2 and all(r.count("<td>") == 3 for r in rows), q_table
+    assert q_table.split("<tr>")[1].count("<th>") == 3  # the 3 tokens above their columns
 
 
 def test_a_mistake_value_carries_its_message() -> None:

@@ -95,11 +95,13 @@ class Simulation:
         self.tables = [*mistake_tables(self.key), *pair_tables(self.key)]
         fields = iter(read_fields(text))
         self.fields: dict[tuple[str, int, int], ReadField] = {}
+        columns = self.key.problem.layout == "column"  # the quiz writes a step transposed
         for step_id in item.steps:
             rows, cols = self.key.step(step_id).shape
-            for i in range(rows):
-                for j in range(cols):
-                    self.fields[step_id, i, j] = next(fields)
+            order = [(i, j) for j in range(cols) for i in range(rows)] if columns else [
+                (i, j) for i in range(rows) for j in range(cols)]
+            for i, j in order:
+                self.fields[step_id, i, j] = next(fields)
         assert next(fields, None) is None
 
     # -- the two markings ---------------------------------------------------------------
