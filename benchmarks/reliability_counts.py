@@ -82,17 +82,19 @@ def main() -> int:
     args = parser.parse_args()
     totals: dict[str, Tally] = {}
     seconds: dict[str, float] = {}
-    for name, run_one in _plan(args.n, args.slow, args.first):
+    plan = _plan(args.n, args.slow, args.first)
+    for k, (name, run_one) in enumerate(plan):
         tally = totals.setdefault(name, Tally())
         start = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="symattn-fuzz-") as folder:
             run_one(Path(folder), tally)
         seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - start
+        if k + 1 == len(plan) or plan[k + 1][0] != name:  # the class is done
+            extra = f", {tally.decimals} decimals compared" if tally.decimals else ""
+            print(f"{name:<11} {tally.line}{extra} ({seconds[name]:.0f} s)", flush=True)
     whole = Tally()
-    for name, tally in totals.items():
+    for tally in totals.values():
         whole.add(tally)
-        extra = f", {tally.decimals} decimals compared" if tally.decimals else ""
-        print(f"{name:<11} {tally.line}{extra} ({seconds[name]:.0f} s)")
     for failure in whole.failures:
         print(failure, file=sys.stderr)
     print(whole.line)

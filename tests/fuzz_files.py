@@ -177,9 +177,18 @@ def _dirty(rng: random.Random, text: str) -> str:
     return text[:cut] + "".join(rng.choice(CONTROLS) for _ in range(rng.randint(1, 3))) + text[cut:]
 
 
-def _controls_argv(rng: random.Random, root: Path) -> tuple[str, list[str]]:
+def escaped(char: str) -> str:
+    """``char`` as symattn writes it: ``\\u202e`` (beyond U+FFFF, its UTF-16 pair)."""
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _controls_argv(rng: random.Random, root: Path) -> tuple[str, list[str], str]:
     """One command whose inputs carry controls in a title, tokens, a file name, an answer,
-    a roster field or a submission's name."""
+    a roster field or a submission's name; and a text the output must show escaped."""
     where = rng.choice(["title", "tokens", "file name", "answer", "roster", "submission"])
     if where in ("title", "tokens", "file name"):
         problem = {"X": [[1, 0], [0, 1]], "W_Q": [[1, 0], [0, 1]], "W_K": [[1, 2], [0, 1]]}
@@ -194,23 +203,19 @@ def _controls_argv(rng: random.Random, root: Path) -> tuple[str, list[str]]:
         path = root / f"{name}.json"
         path.write_text(json.dumps(problem), encoding="utf-8")
         fmt = rng.choice(["text", "text", "json", "markdown"])
-        return where, ["derive", str(path), "--format", fmt, "--rows", "all"]
+        shown = problem.get("title", "") if problem["W_K"][0][1] == 2 else ""
+        return where, ["derive", str(path), "--format", fmt, "--rows", "all"], str(shown)
     if where == "answer":
-        answers: dict[str, object] = {"weights": [[_dirty(rng, "0.1070"), "0.8930"], [1, 0]]}
+        given = _dirty(rng, "0.1070")
+        answers: dict[str, object] = {"weights": [[given, "0.8930"], [1, 0]]}
         if rng.random() < 0.3:
             answers[_dirty(rng, "scores")] = [[2, 5], [1, 3]]
         path = root / f"{_dirty(rng, 'a') if rng.random() < 0.3 else 'a'}.json"
         path.write_text(json.dumps(answers), encoding="utf-8")
         fmt = rng.choice(["text", "text", "json"])
-        return where, [
-            "check",
-            str(SEED),
-            str(path),
-            "--format",
-            fmt,
-            "--lang",
-            rng.choice(["en", "zh"]),
-        ]
+        lang = rng.choice(["en", "zh"])
+        shown = given if fmt == "text" and len(answers) == 1 else ""
+        return where, ["check", str(SEED), str(path), "--format", fmt, "--lang", lang], shown
     if where == "roster":
         fields = [_dirty(rng, "Ada"), _dirty(rng, "s1"), "ada@x.org"]
         if rng.random() < 0.5:
@@ -218,18 +223,19 @@ def _controls_argv(rng: random.Random, root: Path) -> tuple[str, list[str]]:
         line = ",".join(json.dumps(f) for f in fields)
         (root / "roster.csv").write_text(f"name,id,email\n{line}\n", encoding="utf-8")
         argv = ["exercises", "--seed", "1", "--level", "1", "--students", str(root / "roster.csv")]
-        return where, [*argv, "-o", str(root / "set")]
+        return where, [*argv, "-o", str(root / "set")], ""
     _fixtures(root)
     subs = root / "subs"
     (subs / "Ada.json").rename(subs / f"{_dirty(rng, 'Ada')}.json")
     (subs / f"{_dirty(rng, 'Bob')}.pdf").write_bytes(b"%PDF")
-    return where, ["grade", str(root / "cls"), str(subs), "--format", rng.choice(["text", "json"])]
+    fmt = rng.choice(["text", "json"])
+    return where, ["grade", str(root / "cls"), str(subs), "--format", fmt], ""
 
 
 def controls_case(seed: int, root: Path, tally: Tally) -> None:
     """Controls in every text that reaches the terminal are escaped (``\\u202e``)."""
     rng = random.Random(seed)
-    where, argv = _controls_argv(rng, root)
+    where, argv, shown = _controls_argv(rng, root)
     done = run(argv, budget=argv[0] != "exercises")
     label = f"controls {seed}: {where}: {argv[:2]}"
     if not judge(tally, label, done, (0, 1, 2)):
@@ -237,6 +243,15 @@ def controls_case(seed: int, root: Path, tally: Tally) -> None:
     raw = raw_controls(done.out + done.err)
     if raw:
         tally.fail("mismatch", f"{label}: {raw} raw on the terminal")
+        return
+    wanted = {c for c in shown.strip() if raw_controls(c)}  # (an answer's ends are stripped)
+    short = {"\b": "\\b", "\f": "\\f", "\r": "\\r"}  # JSON's own escapes
+    out = done.out.lower()
+    missing = sorted(
+        escaped(c) for c in wanted if escaped(c) not in out and short.get(c, escaped(c)) not in out
+    )
+    if done.status in (0, 1) and missing:
+        tally.fail("mismatch", f"{label}: {missing} not shown escaped")
 
 
 # -- CSV files at their limits -----------------------------------------------------------------
