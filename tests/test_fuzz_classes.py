@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
+import time
 from pathlib import Path
 
 import mpmath
@@ -27,8 +29,8 @@ import symattn.cli.classroom
 import symattn.cli.commands
 from symattn.render import render
 
-from .fuzz_files import CONTROLS, collision_case, controls_case, csv_case, raw_controls
-from .fuzz_harness import Case, Tally
+from .fuzz_files import CONTROLS, _fixtures, collision_case, controls_case, csv_case, raw_controls
+from .fuzz_harness import Case, Tally, changes, one_error_line, run, snapshot
 from .fuzz_numbers import tie_case, tie_problem, zero_case
 from .oracle_mpmath import mismatches, value
 
@@ -113,3 +115,72 @@ def test_every_control_is_seen() -> None:
     for control in CONTROLS:
         assert raw_controls(f"a{control}b"), repr(control)
     assert raw_controls("a\\u202eb\tc\n") == []
+
+
+# -- what the fuzz found -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "inner"),
+    [
+        (["grade", "cls", "subs", "--report", "hard"], "cls/class.json"),
+        (["grade", "cls", "subs", "--moodle-grades", "hard"], "cls/class.json"),
+        (["check", "p.toml", "answers", "-o", "hard"], "answers/a1.json"),
+    ],
+)
+def test_a_hard_link_of_a_file_in_an_input_folder_is_refused(
+    argv: list[str], inner: str, tmp_path: Path
+) -> None:
+    """collisions 126, 167: ``hard`` is another name of a file the command reads."""
+    _fixtures(tmp_path)
+    os.link(tmp_path / inner, tmp_path / "hard")
+    before = snapshot(tmp_path)
+    done = run(argv, cwd=tmp_path)
+    assert done.status == 2 and one_error_line(done.err), done.err
+    assert f"is the same file as {inner} in " in done.err
+    assert changes(before, snapshot(tmp_path)) == ([], [])
+
+
+def test_each_rewriting_that_shows_a_tie_has_its_own_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """zeros 43: SymPy's radsimp ran for minutes on a LayerNorm tie; a rewriting past
+    its time gives way to the next one (here the minimal polynomial)."""
+    import sympy
+
+    from symattn.numbers import ties
+
+    def slow(expr: object, *args: object, **kwargs: object) -> object:
+        time.sleep(5)
+        return expr
+
+    monkeypatch.setattr(ties, "MAX_REWRITE_SECONDS", 0.05)
+    monkeypatch.setattr(sympy, "expand", slow)
+    three = sympy.Pow(1 + sympy.sqrt(2), 2, evaluate=False) - 2 * sympy.sqrt(2)
+    start = time.monotonic()
+    assert ties.exact_rational(three) == 3
+    assert time.monotonic() - start < 2
+
+
+#: zeros 43: d_model = 2 and eps = 0, so each normalised entry is ±1 and γ·(±1) + β a tie
+#: at 0 places, written with square roots of the whole block (minutes before).
+TIE_IN_A_NORM = {
+    "X": [[0, 1], [0, 0], [0, 0]],
+    "W_Q": [[3, -3], ["-2.30", 0]],
+    "W_K": [[0, 0], [1, 0]],
+    "W_V": [[0, -3], [-3, 3]],
+    "block": True,
+    "norm": "post",
+    "gamma": [1, 0],
+    "beta": ["1/2", 0],
+    "eps": 0,
+    "W_1": [["-8/4", 0, 0], ["1.31", 3, 0]],
+    "b_1": [0, 0, 0],
+    "W_2": [[0, "-7/4"], [0, 0], [3, 0]],
+    "b_2": [0, 0],
+}
+
+
+@pytest.mark.slow
+def test_a_tie_in_a_two_column_layernorm_is_decided_in_bounded_time(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(TIE_IN_A_NORM), encoding="utf-8")
+    done = run(["derive", str(path), "--format", "json", "--digits", "0"])
+    assert done.status == 0 and done.seconds < 30, (done.seconds, done.err)
+    assert mismatches(json.loads(done.out), 0) == []
