@@ -6,6 +6,7 @@ at their limits.  Each ``*_case(seed, root, tally)`` makes one case in the empty
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import random
@@ -26,6 +27,7 @@ def _class_template() -> Path:
     """A class set of one student (Ada) and her right answers, made once per process."""
     if not _TEMPLATE:
         folder = Path(tempfile.mkdtemp(prefix="symattn-fuzz-class-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         (folder / "roster.csv").write_text("name,email\nAda,ada@x.org\n", encoding="utf-8")
         argv = ["exercises", "--seed", "1", "--level", "1", "--students"]
         done = run([*argv, str(folder / "roster.csv"), "-o", str(folder / "cls")], budget=False)
