@@ -27,6 +27,7 @@ from ..errors import SymattnError
 from ..load import load
 from .archive import Unpacked, is_zip, unpacked
 from .manifest import Entry, Manifest, read_manifest
+from .page_ids import page_mismatch
 from .submissions import Matched, Skipped, match_submissions
 
 __all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "grade_submission", "step_marks"]
@@ -139,7 +140,8 @@ def _key_of(directory: Path, entry: Entry) -> Callable[[], Derivation]:
         problem = directory / "teacher" / entry.folder / "problem.toml"
         if not problem.is_file():
             raise SymattnError(f"{problem}: missing (the class set is incomplete)")
-        return derivation(load(problem))
+        loaded = load(problem)  # a target (or dO) asks for the backward pass as well
+        return derivation(loaded, backward=loaded.target is not None or loaded.dO is not None)
 
     return key
 
@@ -216,6 +218,8 @@ def _grade_folder(
         if row.entry.folder in matched.conflicts:
             names = ", ".join(str(p) for p in matched.conflicts[row.entry.folder])
             row.error = f"more than one submission ({names}); none was marked"
+        elif row.file is not None:  # downloaded from another student's page: never marked
+            row.error = page_mismatch(directory, manifest, row.entry, row.file)
     handed_in = [r for r in rows if r.file is not None and r.error is None]
     pairs = [(_key_of(directory, r.entry), r.file) for r in handed_in if r.file is not None]
     marked = grade_pairs(pairs, policy, progress)
@@ -248,6 +252,10 @@ def grade_submission(
     """One student's file marked against their own problem, exactly as :func:`grade_class`
     marks it in the class (the Gradescope autograder marks one submission at a time)."""
     row = Graded(entry, file)
+    row.error = page_mismatch(Path(directory), manifest, entry, file)
+    if row.error is not None:
+        _score(row, None, manifest)
+        return row
     _score(
         row, mark(_key_of(Path(directory), entry), file, Policy(None, None, time_limit)), manifest
     )

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import isqrt, lcm
 
+from ..check.pair_tables import pair_tables
 from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -155,7 +156,7 @@ def _question_text(item: QuizItem, w: Words) -> str:
         raise SymattnError(f"{item.name}: places: expected 0 … 10, found {item.places}")
     if not item.steps:
         raise SymattnError(f"{item.name}: no steps to ask for")
-    tables = mistake_tables(item.key, item.places)
+    tables = [*mistake_tables(item.key), *pair_tables(item.key)]  # every value, unrounded
     blocks = [f"<p>{_esc(w('moodle.intro', places=item.places))}</p>", *_given(item, w)]
     weights = _weights(item)
     for number, step_id in enumerate(item.steps, start=1):
