@@ -69,6 +69,9 @@ class Graded:
     marks: list[StepMark] = field(default_factory=list)
     #: Why the student's feedback sheet could not be made (a PDF that did not compile).
     feedback_problem: str | None = None
+    #: Files that name this student but were not marked (one that matches several
+    #: students, ``Bob.pdf``, ``Bob.json.txt``), each with why: shown in the row.
+    unmarked_files: list[Skipped] = field(default_factory=list)
 
     @property
     def result(self) -> CheckResult | None:
@@ -88,10 +91,21 @@ class Graded:
 
     @property
     def verdict(self) -> str:
-        """``correct``, ``incorrect``, ``missing`` (nothing handed in) or ``error``."""
+        """``correct``, ``incorrect``, ``missing`` (nothing handed in) or ``error``
+        (a file was handed in but not marked: unreadable, or named for this student
+        without being theirs alone or without being an answers file)."""
         if self.error is not None:
             return "error"
-        return "missing" if self.marked is None else self.marked.verdict
+        if self.marked is None:
+            return "error" if self.unmarked_files else "missing"
+        return self.marked.verdict
+
+    @property
+    def too_coarse(self) -> int:
+        """How many entries were right but written with fewer places than required."""
+        if self.result is None:
+            return 0
+        return sum(e.status == "too_coarse" for s in self.result.steps for e in s.entries)
 
     @property
     def diagnoses(self) -> list[str]:
@@ -150,10 +164,20 @@ def grade_class(
     manifest = read_manifest(directory)
     policy = Policy(tolerance, None, time_limit)
     if not is_zip(submissions):
-        return _grade_folder(directory, manifest, Path(submissions), policy, progress)
+        return _noted(_grade_folder(directory, manifest, Path(submissions), policy, progress))
     with unpacked(submissions) as archive:
         grades = _grade_folder(directory, manifest, archive.folder, policy, progress)
-        return _named_as_in(archive, grades)
+        return _noted(_named_as_in(archive, grades))
+
+
+def _noted(grades: ClassGrades) -> ClassGrades:
+    """Every file that was not marked, in the rows of the students it names."""
+    rows = {row.entry.folder: row for row in grades.rows}
+    for skipped in grades.unmatched:
+        for owner in skipped.owners:
+            if owner in rows:
+                rows[owner].unmarked_files.append(skipped)
+    return grades
 
 
 def _named_as_in(archive: Unpacked, grades: ClassGrades) -> ClassGrades:

@@ -16,6 +16,9 @@ WORDS: dict[str, str] = {
     "grade.points": "{score} of {max} points.",
     "grade.first_error": "First error: {step}.",
     "grade.unmatched": "not marked: {file}: {why}",
+    "grade.note.unmarked": "{file} not marked: {why}",
+    "grade.note.too_coarse": "too few places: {count} right entries written with fewer "
+    "than {places} decimal places",
     "grade.why.outside": "a link that leads outside the submissions folder",
     "grade.why.unreadable": "cannot be read ({detail})",
     "grade.why.not_regular": "not a regular file",

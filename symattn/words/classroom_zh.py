@@ -15,6 +15,8 @@ WORDS: dict[str, str] = {
     "grade.points": "得分 {score} / {max}。",
     "grade.first_error": "第一个出错的步骤：{step}。",
     "grade.unmatched": "未评分：{file}：{why}",
+    "grade.note.unmarked": "{file} 未评分：{why}",
+    "grade.note.too_coarse": "小数位数不够：{count} 个正确的数少于 {places} 位小数",
     "grade.why.outside": "链接指向提交文件夹之外",
     "grade.why.unreadable": "无法读取（{detail}）",
     "grade.why.not_regular": "不是普通文件",
