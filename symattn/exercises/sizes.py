@@ -1,0 +1,120 @@
+"""Sizes that cannot have nice numbers, refused before anything is drawn.
+
+Without a topic that moves the scores off their grid (positions, RoPE, ALiBi, additive
+scores), a row's scores are whole numbers divided by √d_k (and τ): n distinct ones are
+at least a step of 1/√d_k apart, so their weights spread out as n grows, and from some n
+the smallest falls below 0.02 (or, with few keys, the largest rises above 0.9).  With
+d_k ≥ 2 the draw builds them (:mod:`.build`): n distinct whole numbers, none 0, within
+±((d_model − 1)·top + 1), the reach of X's small integers; a size where no such row is
+nice is refused here, with the most tokens this d_model, d_k and level can take.  With
+d_k = 1 (asked for: by default d_k ≥ 2 but for two tokens) nothing is built, and
+more than 2 tokens are refused: that is the draw's limit, not one of mathematics.
+With d_model = 1 every score is c·x_i·x_j ÷ √d_k, and the few such rows are tried one
+by one.  At level 1 only the largest weight and the scores' bound count (there is no
+smallest weight); with ties allowed nothing is refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .build import key_values, reach
+
+__all__ = ["size_refusal"]
+
+#: Topics whose scores stay whole numbers ÷ √d_k (÷ τ), with a mask or not.
+ON_GRID = ("temperature", "gqa", "block", "window")
+
+
+def _choices(options: Any) -> list[tuple[float, int | None]]:
+    """(τ, window) as the topics may draw them."""
+    taus = [1.0]
+    if "temperature" in options.topics:
+        taus = [2.0] if options.level < 3 else [2.0, 0.5]
+    windows: list[int | None] = [None]
+    if "window" in options.topics:
+        windows = [2] if options.level < 3 else [2, 3]
+    return [(tau, w) for tau in taus for w in windows]
+
+
+def _row_nice(row: list[float], bound: float, floor: bool) -> bool:
+    if row and max(map(abs, row)) > bound + 1e-9:
+        return False
+    if len(row) < 2:
+        return True
+    if len({round(v, 9) for v in row}) < len(row):
+        return False
+    e = [math.exp(v - max(row)) for v in row]
+    return max(e) / sum(e) <= 0.9 and (not floor or min(e) / sum(e) >= 0.02)
+
+
+def _one_wide(n: int, d_k: int, options: Any, bound: float, top: int, step: float) -> bool:
+    """d_model = 1: S_ij = c·x_i·x_j·step, c = w_Q·w_K (both rows of ±1, so c ≠ 0 has the
+    parity of d_k) and the x_j distinct, nonzero, within ±top: tried one by one."""
+    causal = options.mask == "causal" or "window" in options.topics
+    values = [v for v in range(-top, top + 1) if v]
+    cs = [c for c in range(1, d_k + 1) if (c - d_k) % 2 == 0]
+    pick = itertools.permutations if causal else itertools.combinations
+    for xs in pick(values, n):
+        for c in cs:
+            rows = [
+                [c * xi * xj * step for xj in (xs[: i + 1] if causal else xs)]
+                for i, xi in enumerate(xs)
+            ]
+            if all(_row_nice(r, bound, options.level >= 2) for r in rows):
+                return True
+    return False
+
+
+def _fits(n: int, d_model: int, d_k: int, options: Any, bound: float, top: int) -> bool:
+    causal = options.mask == "causal"
+    for tau, window in _choices(options):
+        step = 1 / (math.sqrt(d_k) * tau)
+        if d_model == 1:
+            if n <= 2 * top and _one_wide(n, d_k, options, bound, top, step):
+                return True
+        elif d_k >= 2:
+            patterns = key_values(
+                n, step, bound, floor=options.level >= 2, causal=causal, window=window
+            )
+            if any(max(map(abs, v)) <= reach(d_model, top) for v, _ in patterns):
+                return True
+        else:  # d_k = 1, 2 tokens: any consecutive whole numbers, centred
+            keys = n if window is None else min(n, window)
+            row = [(v - (keys - 1) // 2) * step for v in range(keys)]
+            top_s = max(row)
+            e = [math.exp(s - top_s) for s in row]
+            ok = max(map(abs, row)) <= bound + 1e-9 and max(e) / sum(e) <= 0.9
+            if ok and (options.level < 2 or min(e) / sum(e) >= 0.02):
+                return True
+    return False
+
+
+def size_refusal(options: Any, levels: Mapping[int, tuple[int, ...]]) -> str | None:
+    """Why this size cannot have nice numbers (one line), or None."""
+    if options.allow_ties:
+        return None
+    if any(t not in ON_GRID for t in options.topics):
+        return None
+    n, d_model, d_k, _ = options.shape
+    if d_k == 1 and n > 2 and d_model > 1:
+        return (
+            f"{n} tokens with d_k = 1: the draw builds the scores of more than 2 tokens "
+            "from d_k ≥ 2 (with d_k = 1 every score is q_i·k_j, and nice rows are too rare "
+            "to search for); ask --d-k 2 or more, or 2 tokens"
+        )
+    top, bound = levels[options.level][0], levels[options.level][4]
+    if _fits(n, d_model, d_k, options, bound, top):
+        return None
+    most = max((m for m in range(2, n) if _fits(m, d_model, d_k, options, bound, top)), default=0)
+    fewer = f"at most {most} tokens here, or" if most else "try"
+    weights = "below 0.02 or above 0.9" if options.level >= 2 else "above 0.9"
+    return (
+        f"{n} tokens cannot have nice weights with d_model = {d_model}, d_k = {d_k} at "
+        f"level {options.level}: {n} distinct scores a step of 1/√{d_k} apart leave a weight "
+        f"{weights} (or a score above ±{bound}); {fewer} a wider --d-k or --d-model, or "
+        "--allow-ties"
+    )
