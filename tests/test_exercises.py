@@ -105,7 +105,7 @@ def test_default_d_k_is_at_most_d_model_and_splits_over_heads() -> None:
     assert ExerciseOptions(level=1, d_model=1).shape[2] == 1
     assert ExerciseOptions(level=2, tokens=2, d_model=1).shape[2] == 1
     assert ExerciseOptions(level=2, heads=2).shape[2] == 2  # at least 2 but for 2 tokens
-    assert ExerciseOptions(level=2, d_model=1, d_k=3).shape[2] == 3  # asked for: kept
+    assert ExerciseOptions(level=2, tokens=2, d_model=1, d_k=3).shape[2] == 3  # asked: kept
 
 
 def test_causal_exercises_keep_masked_weights_exact() -> None:

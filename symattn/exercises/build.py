@@ -27,10 +27,16 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["build", "key_values", "reach"]
+__all__ = ["build", "key_values", "one_wide", "reach"]
 
 #: Rows of small integers sampled to make X from, when there are more than this.
 POOL = 40_000
+
+
+def one_wide(d_model: int, d_k: int) -> int:
+    """W_Q β's one entry: 1, or 2 when W_Q is one row of d_k entries, none 0, and d_k is
+    even (then W_Q β is even)."""
+    return 2 if d_model == 1 and d_k % 2 == 0 else 1
 
 
 def reach(d_model: int, top: int) -> int:
@@ -141,7 +147,7 @@ def build(
     for t, u in enumerate(us):
         beta = betas[groups[t]]
         for _ in range(100):  # this head's rows, until none of its columns is all zeros
-            block = [_ternary(rng, beta, u[r]) for r in range(d)]
+            block = [_ternary(rng, beta, u[r] * one_wide(d, d_k)) for r in range(d)]
             if all(y is not None for y in block) and all(any(c) for c in zip(*block)):
                 break
         else:

@@ -38,7 +38,7 @@ from ..problem import LAID_OUT, Problem
 from ..steps import Kind
 from ..topics import laid_out
 from ..words import words
-from .build import build, key_values, reach
+from .build import build, key_values, one_wide, reach
 from .construct import repair
 from .nice import scores_nice
 from .options import DRAWN, LEVELS, MAX_PLACES, ZERO_SHARE, ExerciseOptions
@@ -285,7 +285,7 @@ def _patterns(options: ExerciseOptions, data: dict[str, Any]) -> list[tuple[list
     n, d_model, d_k, _ = options.shape
     if "score" in data or d_k < 2:
         return []
-    step = 1 / (math.sqrt(d_k) * float(Fraction(data.get("temperature", "1"))))
+    step = one_wide(d_model, d_k) / (math.sqrt(d_k) * float(Fraction(data.get("temperature", "1"))))
     largest = reach(d_model, LEVELS[options.level][0])
     found = key_values(
         n,

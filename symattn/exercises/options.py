@@ -98,7 +98,7 @@ class ExerciseOptions:
 
         refusal = size_refusal(self, LEVELS)
         if refusal is not None:
-            raise SymattnError(refusal, option="tokens")
+            raise SymattnError(refusal[1], option=refusal[0])
 
     @property
     def drawn(self) -> list[Topic]:

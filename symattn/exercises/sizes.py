@@ -9,9 +9,11 @@ d_k ≥ 2 the draw builds them (:mod:`.build`): n distinct whole numbers, none 0
 nice is refused here, with the most tokens this d_model, d_k and level can take.  With
 d_k = 1 (asked for: by default d_k ≥ 2 but for two tokens) nothing is built, and
 more than 2 tokens are refused: that is the draw's limit, not one of mathematics.
-With d_model = 1 every score is c·x_i·x_j ÷ √d_k, and the few such rows are tried one
-by one.  At level 1 only the largest weight and the scores' bound count (there is no
-smallest weight); with ties allowed nothing is refused.
+With d_model = 1 the draw makes at most 2 tokens (a limit of the draw too), every
+score is c·x_i·x_j ÷ √d_k and the few such rows are tried one by one; and every column
+of V is X times one entry of W_V, so h·d_v columns, all different, need h·d_v ≤ 2·top.
+At level 1 only the largest weight and the scores' bound count (there is no smallest
+weight); with ties allowed nothing is refused.
 """
 
 from __future__ import annotations
@@ -93,26 +95,41 @@ def _fits(n: int, d_model: int, d_k: int, options: Any, bound: float, top: int) 
     return False
 
 
-def size_refusal(options: Any, levels: Mapping[int, tuple[int, ...]]) -> str | None:
-    """Why this size cannot have nice numbers (one line), or None."""
+def size_refusal(options: Any, levels: Mapping[int, tuple[int, ...]]) -> tuple[str, str] | None:
+    """The option to blame and why this size cannot have nice numbers (one line), or
+    None."""
     if options.allow_ties:
         return None
     if any(t not in ON_GRID for t in options.topics):
         return None
     n, d_model, d_k, _ = options.shape
     if d_k == 1 and n > 2 and d_model > 1:
-        return (
+        return "d-k", (
             f"{n} tokens with d_k = 1: the draw builds the scores of more than 2 tokens "
             "from d_k ≥ 2 (with d_k = 1 every score is q_i·k_j, and nice rows are too rare "
             "to search for); ask --d-k 2 or more, or 2 tokens"
         )
+    if d_model == 1 and n > 2:
+        return "d-model", (
+            f"{n} tokens with d_model = 1: every token is one number, and the draw builds the "
+            "scores of more than 2 tokens from a column of ±1 and others; ask --d-model 2 "
+            "or more, or 2 tokens"
+        )
     top, bound = levels[options.level][0], levels[options.level][4]
+    d_v = options.shape[3]
+    if d_model == 1 and options.kv_heads * d_v > 2 * top:
+        return "heads", (
+            f"{options.kv_heads} head(s) of d_v = {d_v} with d_model = 1: each column of V "
+            f"is X times one entry of W_V, and {options.kv_heads * d_v} columns need as many "
+            f"different entries, at most {2 * top} at level {options.level}; ask fewer "
+            "--heads, --d-v 1 or a wider --d-model"
+        )
     if _fits(n, d_model, d_k, options, bound, top):
         return None
     most = max((m for m in range(2, n) if _fits(m, d_model, d_k, options, bound, top)), default=0)
     fewer = f"at most {most} tokens here, or" if most else "try"
     weights = "below 0.02 or above 0.9" if options.level >= 2 else "above 0.9"
-    return (
+    return "tokens", (
         f"{n} tokens cannot have nice weights with d_model = {d_model}, d_k = {d_k} at "
         f"level {options.level}: {n} distinct scores a step of 1/√{d_k} apart leave a weight "
         f"{weights} (or a score above ±{bound}); {fewer} a wider --d-k or --d-model, or "
