@@ -66,7 +66,7 @@ def key_values(
         span = list(range(start, start + n))
         if 0 in span:
             span = [v for v in range(start, start + n + 1) if v != 0]
-        order = _zigzag(span) if causal or window else span
+        order = span if window else _zigzag(span) if causal else span  # windows: in turn
         for sign in (1, -1):
             rows = []
             for i in range(n):
@@ -130,8 +130,11 @@ def build(
     betas = [[rng.choice((-1, 1)) for _ in range(d_k)] for _ in range(kv)]
     query = rng.randrange(d)  # the column of X that holds each token's ±1
     us = [[0] * d for _ in range(heads)]
-    for u in us:
-        u[query] = rng.choice((-1, 1)) if both else 1
+    for t, u in enumerate(us):  # the heads of one K/V group: opposite signs, or all alike
+        sign = rng.choice((-1, 1)) if both else 1
+        u[query] = sign * (-1) ** groups[:t].count(groups[t])
+        if not both and groups[:t].count(groups[t]):
+            return False
     pool = _pool(rng, d, top)
     keys = pool @ np.array(b, dtype=float)
     queries = pool[:, query] == 1 if not both else np.abs(pool[:, query]) == 1

@@ -29,6 +29,7 @@ from ..compute.numeric import forward
 from ..problem import Problem
 from ..topics import numpy_paths
 from ..topics.base import per_head
+from ..topics.rope_numpy import rotate
 from .nice import read_scores
 from .rules import WEIGHT_CEILING, WEIGHT_FLOOR
 
@@ -39,9 +40,9 @@ STEPS = 300
 #: How readily a step that makes the rows worse is kept (e^(−worse/HEAT)): a little, so
 #: that the repair leaves a row it cannot finish without undoing another.
 HEAT = 0.3
-#: Topics whose scores are not X̃ W_Q (X̃ W_K)ᵀ divided, biased and masked: scored by the
-#: NumPy path itself (slower).
-_OWN_SCORES = ("rope", "additive")
+#: Topics whose scores are not X̃ W_Q (X̃ W_K)ᵀ divided, biased and masked (RoPE's turns
+#: aside): scored by the NumPy path itself (slower).
+_OWN_SCORES = ("additive",)
 
 Array = Any
 
@@ -63,6 +64,8 @@ class Scorer:
         self.divisor = divisor
         self.bias = [out.get(f"{p}alibi_bias", (0.0,))[0] for p in self.prefixes]
         self.keep = [np.isfinite(read_scores(out, p)) for p in self.prefixes]
+        configs = dict(problem.topics)
+        self.base = float(configs["rope"].base) if "rope" in configs else None  # type: ignore[attr-defined]
         self.groups = []
         for t in range(len(self.prefixes)):
             group = t
@@ -90,7 +93,10 @@ class Scorer:
         for t, group in enumerate(self.groups):
             q = q_all[:, t * d_k : (t + 1) * d_k]
             k = k_all[:, group * d_k : (group + 1) * d_k]
-            s = (q @ k.T) / self.divisor + self.bias[t]
+            q_s, k_s = q, k
+            if self.base is not None:  # RoPE: rows turned by their position
+                q_s, k_s = rotate((q, q), self.base)[0], rotate((k, k), self.base)[0]
+            s = (q_s @ k_s.T) / self.divisor + self.bias[t]
             found.append((q, k, np.where(self.keep[t], s, -np.inf)))
         return found
 

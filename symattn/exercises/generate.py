@@ -295,7 +295,12 @@ def _patterns(options: ExerciseOptions, data: dict[str, Any]) -> list[tuple[list
         causal=options.mask == "causal",
         window=data.get("window"),
     )
-    return [(values, both) for values, both in found if max(map(abs, values)) <= largest]
+    shared = options.kv_heads < options.heads  # heads of a group differ by their sign only
+    return [
+        (values, both)
+        for values, both in found
+        if max(map(abs, values)) <= largest and (both or not shared)
+    ]
 
 
 def _one(

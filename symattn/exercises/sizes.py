@@ -71,7 +71,9 @@ def _one_wide(n: int, d_k: int, options: Any, bound: float, top: int, step: floa
     return False
 
 
-def _fits(n: int, d_model: int, d_k: int, options: Any, bound: float, top: int) -> bool:
+def _fits(
+    n: int, d_model: int, d_k: int, options: Any, bound: float, top: int, share: bool = True
+) -> bool:
     causal = options.mask == "causal"
     for tau, window in _choices(options):
         step = 1 / (math.sqrt(d_k) * tau)
@@ -82,7 +84,11 @@ def _fits(n: int, d_model: int, d_k: int, options: Any, bound: float, top: int) 
             patterns = key_values(
                 n, step, bound, floor=options.level >= 2, causal=causal, window=window
             )
-            if any(max(map(abs, v)) <= reach(d_model, top) for v, _ in patterns):
+            shared = share and options.kv_heads < options.heads
+            if any(
+                max(map(abs, v)) <= reach(d_model, top) and (both or not shared)
+                for v, both in patterns
+            ):
                 return True
         else:  # d_k = 1, 2 tokens: any consecutive whole numbers, centred
             keys = n if window is None else min(n, window)
@@ -109,6 +115,12 @@ def size_refusal(options: Any, levels: Mapping[int, tuple[int, ...]]) -> tuple[s
             "from d_k ≥ 2 (with d_k = 1 every score is q_i·k_j, and nice rows are too rare "
             "to search for); ask --d-k 2 or more, or 2 tokens"
         )
+    if options.heads > 2 * options.kv_heads:
+        return "heads", (
+            f"{options.heads} query heads sharing {options.kv_heads} K/V head(s): the heads "
+            "of a group get the same scores but for their sign, so at most 2 heads share "
+            "one; ask --heads 2 or 4"
+        )
     if d_model == 1 and n > 2:
         return "d-model", (
             f"{n} tokens with d_model = 1: every token is one number, and the draw builds the "
@@ -126,6 +138,13 @@ def size_refusal(options: Any, levels: Mapping[int, tuple[int, ...]]) -> tuple[s
         )
     if _fits(n, d_model, d_k, options, bound, top):
         return None
+    if options.kv_heads < options.heads and _fits(n, d_model, d_k, options, bound, top, False):
+        return "heads", (
+            f"{n} tokens with query heads sharing a K/V head, d_model = {d_model}, d_k = "
+            f"{d_k} at level {options.level}: the heads of a group get the same scores but "
+            "for their sign, and here only one sign keeps every weight nice; ask fewer "
+            "tokens or one K/V head per query head (without gqa)"
+        )
     most = max((m for m in range(2, n) if _fits(m, d_model, d_k, options, bound, top)), default=0)
     fewer = f"at most {most} tokens here, or" if most else "try"
     weights = "below 0.02 or above 0.9" if options.level >= 2 else "above 0.9"
