@@ -56,28 +56,24 @@ def _row_ok(v: list[float], bound: float, floor: bool) -> bool:
 
 
 def key_values(
-    n: int, step: float, bound: float, *, floor: bool, causal: bool, window: int | None = None
+    n: int, step: float, bound: float, *, floor: bool, keep: list[list[bool]]
 ) -> list[tuple[list[int], bool]]:
     """Every set of keys' values t (in the order of the keys) this pattern can use, and
-    whether the queries may be −1 as well as 1: rows ±t·step (or t·step only) whose
-    weights are nice, for the whole row, each causal prefix or window."""
+    whether the queries may be −1 as well as 1: rows ±t·step (or t·step only) over each
+    query's kept keys (``keep``) whose weights are nice."""
     found: list[tuple[list[int], bool]] = []
     for start in range(-2 * n, n + 1):
         span = list(range(start, start + n))
         if 0 in span:
             span = [v for v in range(start, start + n + 1) if v != 0]
-        order = span if window else _zigzag(span) if causal else span  # windows: in turn
-        for sign in (1, -1):
-            rows = []
-            for i in range(n):
-                lo = 0 if window is None else max(0, i - window + 1)
-                hi = i + 1 if causal or window else n
-                rows.append([sign * order[j] * step for j in range(lo, hi)])
-            if all(_row_ok(row, bound, floor) for row in rows):
-                both = all(_row_ok([-s for s in row], bound, floor) for row in rows)
-                pattern = ([sign * v for v in order], both)
-                if pattern not in found:
-                    found.append(pattern)
+        for order in (span, _zigzag(span)):  # in turn (a sliding mask), or middle out
+            for sign in (1, -1):
+                rows = [[sign * order[j] * step for j in range(n) if keep[i][j]] for i in range(n)]
+                if all(_row_ok(row, bound, floor) for row in rows):
+                    both = all(_row_ok([-s for s in row], bound, floor) for row in rows)
+                    pattern = ([sign * v for v in order], both)
+                    if pattern not in found:
+                        found.append(pattern)
     return found
 
 

@@ -10,10 +10,10 @@ embedding table), within the level's range and never making a row or a column of
 and keeps the change unless it makes the rows worse (:func:`badness`: how far each
 row's scores are from the rules of :mod:`.nice`; now and then a worse step is kept, to
 leave a dead end).  The scores are those of the NumPy path with every topic's sibling
-(positions added, turns, tanh, τ, biases, windows): read once from it, and computed
-again from X, W_Q and W_K in a few array operations when the topic only adds, divides or
-masks.  W_V and what comes after attention are then drawn afresh until the derived key
-is not degenerate (:mod:`.rules`).
+(positions added, turns, tanh, τ, biases, masks): read once from it, and computed
+again from X, W_Q and W_K in a few array operations unless a topic scores on its own.
+W_V and what comes after attention are then drawn afresh until the derived key is not
+degenerate (:mod:`.rules`).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import numpy as np
 
 from ..compute.numeric import forward
 from ..problem import Problem
-from ..topics import numpy_paths
+from ..topics import by_name, numpy_paths
 from ..topics.base import per_head
-from ..topics.rope_numpy import rotate
+from ..topics.draw import scores_kind
 from .nice import read_scores
 from .rules import WEIGHT_CEILING, WEIGHT_FLOOR
 
@@ -40,10 +40,6 @@ STEPS = 300
 #: How readily a step that makes the rows worse is kept (e^(−worse/HEAT)): a little, so
 #: that the repair leaves a row it cannot finish without undoing another.
 HEAT = 0.3
-#: Topics whose scores are not X̃ W_Q (X̃ W_K)ᵀ divided, biased and masked (RoPE's turns
-#: aside): scored by the NumPy path itself (slower).
-_OWN_SCORES = ("additive",)
-
 Array = Any
 
 
@@ -53,7 +49,8 @@ class Scorer:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         self.paths = numpy_paths(problem)
-        self.own = any(name in _OWN_SCORES for name, _ in problem.topics)
+        # a topic that scores on its own: the NumPy path itself scores (slower)
+        self.own = scores_kind(by_name(name) for name, _ in problem.topics) == "own"
         out = forward(problem, self.paths)
         self.prefixes = list(per_head(problem))
         self.offset = out["P"][0] if "P" in out else 0.0
@@ -64,8 +61,6 @@ class Scorer:
         self.divisor = divisor
         self.bias = [out.get(f"{p}alibi_bias", (0.0,))[0] for p in self.prefixes]
         self.keep = [np.isfinite(read_scores(out, p)) for p in self.prefixes]
-        configs = dict(problem.topics)
-        self.base = float(configs["rope"].base) if "rope" in configs else None  # type: ignore[attr-defined]
         self.groups = []
         for t in range(len(self.prefixes)):
             group = t
@@ -93,9 +88,11 @@ class Scorer:
         for t, group in enumerate(self.groups):
             q = q_all[:, t * d_k : (t + 1) * d_k]
             k = k_all[:, group * d_k : (group + 1) * d_k]
-            q_s, k_s = q, k
-            if self.base is not None:  # RoPE: rows turned by their position
-                q_s, k_s = rotate((q, q), self.base)[0], rotate((k, k), self.base)[0]
+            out = {"Q": (q, q), "K": (k, k)}
+            names = ("Q", "K")
+            for path, config in self.paths:  # a topic may turn them
+                names = path.after_qk(self.problem, config, "", *names, out)
+            q_s, k_s = out[names[0]][0], out[names[1]][0]
             s = (q_s @ k_s.T) / self.divisor + self.bias[t]
             found.append((q, k, np.where(self.keep[t], s, -np.inf)))
         return found

@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from ..compute import derivation
@@ -37,9 +35,10 @@ from ..load import load
 from ..problem import LAID_OUT, Problem
 from ..steps import Kind
 from ..topics import laid_out
+from ..topics.draw import scores_kind
 from ..words import words
 from .build import build, key_values, one_wide, reach
-from .construct import repair
+from .construct import Scorer, repair
 from .nice import scores_nice
 from .options import DRAWN, LEVELS, MAX_PLACES, ZERO_SHARE, ExerciseOptions
 from .rules import derived_flaw, given_flaw
@@ -63,9 +62,6 @@ BLIND = 300
 RESTARTS = 12
 #: W_V (and what comes after attention) drawn afresh for one built draw's scores.
 VALUES = 20
-#: Topics that move the scores off the grid of whole numbers ÷ √d_k: a built draw is
-#: repaired from there.
-MOVED = ("positions", "rope", "alibi", "additive")
 #: What is drawn after the scores: what :func:`_built` draws afresh.
 AFTER_SCORES = ("W_V", "W_1", "b_1", "W_2")
 
@@ -253,17 +249,17 @@ def _built(
     top, bound = LEVELS[options.level][0], LEVELS[options.level][4]
     floor = options.level >= 2
     n, d_model, d_k, _ = options.shape
-    patterns = _patterns(options, data)
+    patterns = _patterns(options, problem)
     if patterns:
         values, both = rng.choice(patterns)
         values = list(values)
-        if options.mask != "causal" and "window" not in data:
+        if all(all(row) for row in Scorer(problem).keep[0].tolist()):  # no mask: any order
             rng.shuffle(values)
         groups = [t * options.kv_heads // options.heads for t in range(options.heads)]
         if not build(rng, data, (n, d_model, d_k), options.heads, groups, top, values, both, rows):
             return None
         problem = load(dict(data))
-    elif not any(name in MOVED for name in options.topics):
+    elif scores_kind(options.drawn) == "grid":
         return None  # scores on a grid that cannot be built here (τ = 1/2, say): draw again
     if not repair(rng, problem, data, rows, top, bound, ties=options.allow_ties, floor=floor):
         return None
@@ -280,21 +276,17 @@ def _built(
     return None
 
 
-def _patterns(options: ExerciseOptions, data: dict[str, Any]) -> list[tuple[list[int], bool]]:
-    """The keys' values a built draw may use (none: additive scores are not built)."""
+def _patterns(options: ExerciseOptions, problem: Problem) -> list[tuple[list[int], bool]]:
+    """The keys' values a built draw may use (none when a topic scores on its own)."""
     n, d_model, d_k, _ = options.shape
-    if "score" in data or d_k < 2:
+    if scores_kind(options.drawn) == "own" or d_k < 2:
         return []
-    step = one_wide(d_model, d_k) / (math.sqrt(d_k) * float(Fraction(data.get("temperature", "1"))))
-    largest = reach(d_model, LEVELS[options.level][0])
+    scorer = Scorer(problem)
+    step = one_wide(d_model, d_k) / scorer.divisor
     found = key_values(
-        n,
-        step,
-        LEVELS[options.level][4],
-        floor=options.level >= 2,
-        causal=options.mask == "causal",
-        window=data.get("window"),
+        n, step, LEVELS[options.level][4], floor=options.level >= 2, keep=scorer.keep[0].tolist()
     )
+    largest = reach(d_model, LEVELS[options.level][0])
     shared = options.kv_heads < options.heads  # heads of a group differ by their sign only
     return [
         (values, both)

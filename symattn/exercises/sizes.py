@@ -1,7 +1,7 @@
 """Sizes that cannot have nice numbers, refused before anything is drawn.
 
-Without a topic that moves the scores off their grid (positions, RoPE, ALiBi, additive
-scores), a row's scores are whole numbers divided by √d_k (and τ): n distinct ones are
+Without a topic that moves the scores off their grid (positions added, turns, biases, a
+score of its own), a row's scores are whole numbers divided by √d_k (and τ): n distinct ones are
 at least a step of 1/√d_k apart, so their weights spread out as n grows, and from some n
 the smallest falls below 0.02 (or, with few keys, the largest rises above 0.9).  With
 d_k ≥ 2 the draw builds them (:mod:`.build`): n distinct whole numbers, none 0, within
@@ -23,23 +23,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .build import key_values, reach
+from ..topics.draw import divisors, keeps, scores_kind
+from .build import key_values, one_wide, reach
 
 __all__ = ["size_refusal"]
-
-#: Topics whose scores stay whole numbers ÷ √d_k (÷ τ), with a mask or not.
-ON_GRID = ("temperature", "gqa", "block", "window")
-
-
-def _choices(options: Any) -> list[tuple[float, int | None]]:
-    """(τ, window) as the topics may draw them."""
-    taus = [1.0]
-    if "temperature" in options.topics:
-        taus = [2.0] if options.level < 3 else [2.0, 0.5]
-    windows: list[int | None] = [None]
-    if "window" in options.topics:
-        windows = [2] if options.level < 3 else [2, 3]
-    return [(tau, w) for tau in taus for w in windows]
 
 
 def _row_nice(row: list[float], bound: float, floor: bool) -> bool:
@@ -53,18 +40,17 @@ def _row_nice(row: list[float], bound: float, floor: bool) -> bool:
     return max(e) / sum(e) <= 0.9 and (not floor or min(e) / sum(e) >= 0.02)
 
 
-def _one_wide(n: int, d_k: int, options: Any, bound: float, top: int, step: float) -> bool:
+def _one_wide(
+    n: int, d_k: int, options: Any, bound: float, top: int, step: float, keep: list[list[bool]]
+) -> bool:
     """d_model = 1: S_ij = c·x_i·x_j·step, c = w_Q·w_K (both rows of ±1, so c ≠ 0 has the
     parity of d_k) and the x_j distinct, nonzero, within ±top: tried one by one."""
-    causal = options.mask == "causal" or "window" in options.topics
     values = [v for v in range(-top, top + 1) if v]
     cs = [c for c in range(1, d_k + 1) if (c - d_k) % 2 == 0]
-    pick = itertools.permutations if causal else itertools.combinations
-    for xs in pick(values, n):
+    for xs in itertools.permutations(values, n):
         for c in cs:
             rows = [
-                [c * xi * xj * step for xj in (xs[: i + 1] if causal else xs)]
-                for i, xi in enumerate(xs)
+                [c * xi * xs[j] * step for j in range(n) if keep[i][j]] for i, xi in enumerate(xs)
             ]
             if all(_row_nice(r, bound, options.level >= 2) for r in rows):
                 return True
@@ -74,30 +60,28 @@ def _one_wide(n: int, d_k: int, options: Any, bound: float, top: int, step: floa
 def _fits(
     n: int, d_model: int, d_k: int, options: Any, bound: float, top: int, share: bool = True
 ) -> bool:
-    causal = options.mask == "causal"
-    for tau, window in _choices(options):
-        step = 1 / (math.sqrt(d_k) * tau)
-        if d_model == 1:
-            if n <= 2 * top and _one_wide(n, d_k, options, bound, top, step):
-                return True
-        elif d_k >= 2:
-            patterns = key_values(
-                n, step, bound, floor=options.level >= 2, causal=causal, window=window
-            )
-            shared = share and options.kv_heads < options.heads
-            if any(
-                max(map(abs, v)) <= reach(d_model, top) and (both or not shared)
-                for v, both in patterns
-            ):
-                return True
-        else:  # d_k = 1, 2 tokens: any consecutive whole numbers, centred
-            keys = n if window is None else min(n, window)
-            row = [(v - (keys - 1) // 2) * step for v in range(keys)]
-            top_s = max(row)
-            e = [math.exp(s - top_s) for s in row]
-            ok = max(map(abs, row)) <= bound + 1e-9 and max(e) / sum(e) <= 0.9
-            if ok and (options.level < 2 or min(e) / sum(e) >= 0.02):
-                return True
+    topics = options.drawn
+    masks = keeps(topics, options, n, options.mask == "causal")
+    for divisor in divisors(topics, options):
+        step = 1 / (math.sqrt(d_k) * divisor)
+        for keep in masks:
+            if d_model == 1:
+                if n <= 2 * top and _one_wide(n, d_k, options, bound, top, step, keep):
+                    return True
+            elif d_k >= 2:
+                patterns = key_values(
+                    n, step * one_wide(d_model, d_k), bound, floor=options.level >= 2, keep=keep
+                )
+                shared = share and options.kv_heads < options.heads
+                if any(
+                    max(map(abs, v)) <= reach(d_model, top) and (both or not shared)
+                    for v, both in patterns
+                ):
+                    return True
+            else:  # d_k = 1, 2 tokens: any consecutive whole numbers, centred
+                row = [(v - (n - 1) // 2) * step for v in range(n)]
+                if _row_nice(row, bound, options.level >= 2):
+                    return True
     return False
 
 
@@ -106,7 +90,7 @@ def size_refusal(options: Any, levels: Mapping[int, tuple[int, ...]]) -> tuple[s
     None."""
     if options.allow_ties:
         return None
-    if any(t not in ON_GRID for t in options.topics):
+    if scores_kind(options.drawn) != "grid":
         return None
     n, d_model, d_k, _ = options.shape
     if d_k == 1 and n > 2 and d_model > 1:
