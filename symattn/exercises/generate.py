@@ -259,7 +259,7 @@ def _built(
         if not build(rng, data, (n, d_model, d_k), options.heads, groups, top, values, both, rows):
             return None
         problem = load(dict(data))
-    elif scores_kind(options.drawn) == "grid":
+    elif scores_kind(options.drawn) == "grid" and d_k >= 2:
         return None  # scores on a grid that cannot be built here (τ = 1/2, say): draw again
     if not repair(rng, problem, data, rows, top, bound, ties=options.allow_ties, floor=floor):
         return None

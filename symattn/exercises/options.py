@@ -113,8 +113,8 @@ class ExerciseOptions:
         _, n, d_model, d_k, _ = LEVELS[self.level]
         n = self.tokens or n
         d_model = self.d_model or d_model
-        # d_k = 1 only for two tokens and one head: see exercises.md, "Sizes"
-        least = 1 if n <= 2 and self.heads == 1 else 2
+        # d_k = 1 only for two tokens, one head and no topic: see exercises.md, "Sizes"
+        least = 1 if n <= 2 and self.heads == 1 and not self.topics else 2
         d_k = self.d_k or max(least, min(d_k, d_model // self.heads))
         for topic in self.drawn:
             d_k = topic.d_k(self, d_k)
