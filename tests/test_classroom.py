@@ -130,12 +130,14 @@ def test_grades_match_the_hand_computation(week: Path) -> None:
     assert [zoe[s] for s in STEPS] == ["1", "1", "1", "1", "0.11", "0.5", "0.5"]
     assert zoe["first_error"] == "scaled_scores" and "scaled_scores:no_scaling" in zoe["diagnoses"]
     assert "weights:carried_forward" in zoe["diagnoses"]
-    # 张伟: S′ written with one place where four are asked: too few places, no credit
-    # (no entry of his S is 0, so none is exact); weights and output right from his own
-    # rounded S′: half each. 4 + 0 + 0.5 + 0.5 = 5.
+    # 张伟: S′ written with one place where four are asked: too few places, no credit but
+    # for the three entries of his S that are 0 (exact: 3/9); his weights right from his
+    # own rounded S′: half; his output's first column is right outright (every entry of
+    # that column of V is 4, so any weights give 4), its second carried: 0.75.
+    # 4 + 1/3 + 0.5 + 0.75 = 5.58 of 7 = 79.8 %.
     zhang = by_id["s003"]
-    assert (zhang["score"], zhang["percent"]) == ("5", "71.4")
-    assert [zhang[s] for s in STEPS] == ["1", "1", "1", "1", "0", "0.5", "0.5"]
+    assert (zhang["score"], zhang["percent"]) == ("5.58", "79.8")
+    assert [zhang[s] for s in STEPS] == ["1", "1", "1", "1", "0.33", "0.5", "0.75"]
     # ../x: unreadable, reported in the row; nothing marked.
     x = by_id["s004"]
     assert (x["verdict"], x["score"]) == ("error", "0") and "malformed JSON" in x["diagnoses"]
@@ -169,7 +171,7 @@ def test_moodle_gradebook_import(week: Path) -> None:
     assert grades == {
         "ada@example.org": "7",
         "zoe@example.org": "5.11",
-        "zhang@example.org": "5",
+        "zhang@example.org": "5.58",
         "eve@example.org": "7",
     }  # the unreadable file leaves x's grade in Moodle alone
     assert "第一个出错的步骤" in dict((r[0], r[2]) for r in rows[1:])["zoe@example.org"]

@@ -102,8 +102,10 @@ def test_default_d_k_is_at_most_d_model_and_splits_over_heads() -> None:
     assert ExerciseOptions(level=2).shape == (3, 3, 2, 2)
     assert ExerciseOptions(level=3).shape[2] == 4
     assert ExerciseOptions(level=3, heads=2).shape[2] == 2
-    assert ExerciseOptions(level=2, d_model=1).shape[2] == 1
-    assert ExerciseOptions(level=2, d_model=1, d_k=3).shape[2] == 3  # asked for: kept
+    assert ExerciseOptions(level=1, d_model=1).shape[2] == 1
+    assert ExerciseOptions(level=2, tokens=2, d_model=1).shape[2] == 1
+    assert ExerciseOptions(level=2, heads=2).shape[2] == 2  # at least 2 but for 2 tokens
+    assert ExerciseOptions(level=2, tokens=2, d_model=1, d_k=3).shape[2] == 3  # asked: kept
 
 
 def test_causal_exercises_keep_masked_weights_exact() -> None:
@@ -202,10 +204,9 @@ def test_an_existing_set_is_not_mixed_with_a_new_one(tmp_path: Path) -> None:
         (["--tokens", "20"], "--tokens: expected 1 … 8"),
         (["--count", "0"], "--count: expected 1 … 1000"),
         (["--places", "9"], "--places: expected 1 … 8"),
-        pytest.param(  # a 6 s search before it gives up (issue 24): in the slow run
+        (  # refused at once, before anything is drawn (issue 24)
             ["--level", "1", "--tokens", "6"],
-            "no exercise with nice numbers found for 6 tokens",
-            marks=pytest.mark.slow,
+            "--tokens: 6 tokens cannot have nice weights with d_model = 2, d_k = 2 at level 1",
         ),
     ],
 )

@@ -21,7 +21,7 @@ CONSTANT = re.compile(r"`(symattn(?:\.\w+)+)\.([A-Z_]+)`")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # Limit-like names that are not limits of the input: the generator's own retries, and a
 # copy of load.files.MAX_FILE_BYTES that nothing reads.
-NOT_LIMITS = {"symattn.exercises.generate.MAX_TRIES", "symattn.load.problem_file.MAX_FILE_BYTES"}
+NOT_LIMITS = {"symattn.load.problem_file.MAX_FILE_BYTES"}
 
 
 def _rows() -> list[tuple[str, str, str]]:

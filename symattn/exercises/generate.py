@@ -26,160 +26,45 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from math import isqrt
 from typing import Any
 
 from ..compute import derivation
 from ..derivation import Derivation
 from ..errors import NotApplicable, SymattnError
 from ..load import load
-from ..load.topic_reading import LAYOUTS
-from ..problem import LAID_OUT
+from ..problem import LAID_OUT, Problem
 from ..steps import Kind
-from ..topics import by_name, drawn, laid_out
-from ..topics.base import Topic
-from ..words import LANGUAGES, words
-from .extras import EXTRAS, check_extras, draw_extras
+from ..topics import laid_out
+from ..topics.draw import scores_kind
+from ..words import words
+from .build import build, key_values, one_wide, reach
+from .construct import Scorer, repair
+from .extras import draw_extras
 from .nice import scores_nice
+from .options import DRAWN, LEVELS, MAX_PLACES, ZERO_SHARE, ExerciseOptions
 from .rules import derived_flaw, given_flaw
 
-__all__ = ["Exercise", "ExerciseOptions", "exercise_seed", "generate"]
+__all__ = [
+    "DRAWN",
+    "LEVELS",
+    "MAX_PLACES",
+    "ZERO_SHARE",
+    "Exercise",
+    "ExerciseOptions",
+    "exercise_seed",
+    "generate",
+]
 
-#: Level → (largest |entry| of X and W_V, default tokens, d_model, d_k, largest |scaled
-#: score|).  W_Q and W_K hold −1, 0 and 1 at every level, so that the scores stay small.
-LEVELS = {1: (1, 2, 2, 1, 3), 2: (2, 3, 3, 2, 5), 3: (3, 4, 4, 4, 8)}
-#: How often an entry of a W is 0: sparse weights keep the scores small and the sums short.
-ZERO_SHARE = {1: 0.2, 2: 0.3, 3: 0.6}
-#: Draws tried for one exercise before giving up with a clear message.
-MAX_TRIES = 200_000
-#: Draws after which a size where no draw had nice scores is given up as impossible.
-HOPELESS = 30_000
-#: Most decimal places a sheet may ask for.
-MAX_PLACES = 8
-#: The topics an exercise can be drawn with (``--with``): those with a draw of their own.
-DRAWN = drawn() + EXTRAS
-
-
-@dataclass(frozen=True)
-class ExerciseOptions:
-    """What kind of exercise to make; validated when built."""
-
-    tokens: int | None = None
-    d_model: int | None = None
-    d_k: int | None = None
-    d_v: int | None = None
-    mask: str = "none"
-    heads: int = 1
-    level: int = 2
-    lang: str = "en"
-    allow_ties: bool = False
-    places: int = 4
-    from_text: bool = False
-    topics: tuple[str, ...] = ()  # more of the attention unit: see DRAWN
-    layout: str = "row"  # or "column": tokens are columns (Q = W_Q X), as AI-by-hand writes
-
-    def __post_init__(self) -> None:
-        unknown = [t for t in self.topics if t not in DRAWN]
-        if unknown:
-            raise SymattnError(
-                f"expected some of {', '.join(DRAWN)}, found {', '.join(unknown)}", option="with"
-            )
-        if self.layout not in LAYOUTS:
-            raise SymattnError(
-                f"expected {' or '.join(LAYOUTS)}, found {self.layout!r}", option="layout"
-            )
-        for topic in self.drawn:
-            heads = topic.heads(self)
-            if heads is not None:
-                object.__setattr__(self, "heads", heads)
-        for topic in self.drawn:
-            topic.check_options(self)
-        check_extras(self, self.drawn)
-        if self.level not in LEVELS:
-            raise SymattnError(f"expected 1, 2 or 3, found {self.level}", option="level")
-        if not 1 <= self.heads <= 4:
-            raise SymattnError(
-                f"expected 1 … 4 for a hand exercise, found {self.heads}", option="heads"
-            )
-        if self.mask not in ("none", "causal"):
-            raise SymattnError(f"expected none or causal, found {self.mask!r}", option="mask")
-        if self.lang not in LANGUAGES:
-            raise SymattnError(
-                f"expected one of {', '.join(LANGUAGES)}, found {self.lang!r}", option="lang"
-            )
-        if not 1 <= self.places <= MAX_PLACES:
-            why = " (at 0 places every weight would round to 0 or 1)" if self.places == 0 else ""
-            raise SymattnError(
-                f"expected 1 … {MAX_PLACES}, found {self.places}{why}", option="places"
-            )
-        if self.tokens is not None and self.tokens < 2:  # one token: its one weight is 1
-            raise SymattnError(
-                f"expected 2 … 8 for a hand exercise, found {self.tokens}", option="tokens"
-            )
-        for name in ("tokens", "d_model", "d_k", "d_v"):
-            value = getattr(self, name)
-            if value is not None and not 1 <= value <= 8:
-                raise SymattnError(
-                    f"expected 1 … 8 for a hand exercise, found {value}", option=name
-                )
-        if self.from_text and self.shape[0] > len(words(self.lang)("exercise.vocabulary").split()):
-            raise SymattnError(
-                "a sentence from the word list has at most "
-                f"{len(words(self.lang)('exercise.vocabulary').split())} words",
-                option="tokens",
-            )
-
-    @property
-    def drawn(self) -> list[Topic]:
-        """The topics of this exercise, in the order ``--with`` lists them."""
-        return [by_name(name) for name in self.topics if name not in EXTRAS]
-
-    @property
-    def shape(self) -> tuple[int, int, int, int]:
-        """Tokens, d_model, d_k, d_v (per head, d_k ≤ d_model / heads unless d_k is asked
-        for, as in a transformer whose heads split the model's width; as the topics need
-        them: an even d_k, d_v = d_model, …)."""
-        _, n, d_model, d_k, _ = LEVELS[self.level]
-        n = self.tokens or n
-        d_model = self.d_model or d_model
-        d_k = self.d_k or max(1, min(d_k, d_model // self.heads))
-        for topic in self.drawn:
-            d_k = topic.d_k(self, d_k)
-        d_v = self.d_v if self.d_v is not None else min(d_k, 2)
-        for topic in self.drawn:
-            d_v = topic.d_v(self, d_model, d_v)
-        return n, d_model, d_k, d_v
-
-    @property
-    def kv_heads(self) -> int:
-        """K/V heads: one per query head, unless a topic shares them (grouped queries)."""
-        for topic in self.drawn:
-            groups = topic.kv_heads(self)
-            if groups is not None:
-                return groups
-        return self.heads
-
-    @property
-    def scale_is_whole(self) -> bool:
-        d_k = self.shape[2]
-        return isqrt(d_k) ** 2 == d_k
-
-    def to_json(self) -> dict[str, Any]:
-        n, d_model, d_k, d_v = self.shape
-        return {
-            "level": self.level,
-            "tokens": n,
-            "d_model": d_model,
-            "d_k": d_k,
-            "d_v": d_v,
-            "heads": self.heads,
-            "mask": self.mask,
-            "places": self.places,
-            "from_text": self.from_text,
-            "allow_ties": self.allow_ties,
-            "with": list(self.topics),
-            "layout": self.layout,
-        }
+#: Draws of one matrix before its lines of zeros are filled in instead.
+REDRAWS = 200
+#: Draws taken as they come before the scores of one are built (:func:`_built`).
+BLIND = 300
+#: Draws whose scores are built before giving up with a clear message.
+RESTARTS = 12
+#: W_V (and what comes after attention) drawn afresh for one built draw's scores.
+VALUES = 20
+#: What is drawn after the scores: what :func:`_built` draws afresh.
+AFTER_SCORES = ("W_V", "W_1", "b_1", "W_2")
 
 
 @dataclass(frozen=True)
@@ -233,15 +118,25 @@ def _draw(
     zero = ZERO_SHARE[options.level]
 
     def matrix(rows: int, cols: int, largest: int, sparse: bool = False) -> list[list[int]]:
-        """Small integers with no row or column of zeros (drawn again until so)."""
+        """Small integers with no row or column of zeros (drawn again until so; after
+        REDRAWS, a line of zeros gets a nonzero entry: a row of 12 sparse entries is
+        seldom all nonzero)."""
         values = [v for v in range(-largest, largest + 1) if v or not sparse]
-        while True:
+        for _ in range(REDRAWS):
             out = [
                 [0 if sparse and rng.random() < zero else rng.choice(values) for _ in range(cols)]
                 for _ in range(rows)
             ]
             if all(any(row) for row in out) and all(any(col) for col in zip(*out)):
                 return out
+        nonzero = [v for v in values if v]
+        for row in out:
+            if not any(row):
+                row[rng.randrange(cols)] = rng.choice(nonzero)
+        for j in range(cols):
+            if not any(row[j] for row in out):
+                out[rng.randrange(rows)][j] = rng.choice(nonzero)
+        return out
 
     data: dict[str, Any] = {"title": title}
     sentence = None
@@ -286,47 +181,136 @@ def _signature(data: dict[str, Any]) -> str:
     return json.dumps([data[k] for k in (given, "W_Q", "W_K", "W_V")])
 
 
-def _one(
-    seed: int, options: ExerciseOptions, title: str, seen: set[str]
-) -> tuple[dict[str, Any], Derivation]:
-    rng = random.Random(seed)
-    promising = 0
-    n, _, d_k, _ = options.shape
-    for tries in range(MAX_TRIES):
-        if tries == HOPELESS and not promising:
-            break  # not one draw has had nice scores: this size cannot have them
+def _kept(
+    data: dict[str, Any],
+    problem: Problem,
+    sentence: list[str] | None,
+    options: ExerciseOptions,
+    seen: set[str],
+) -> tuple[dict[str, Any], Derivation] | None:
+    """The draw and its key, when the exact key is not degenerate (None: draw again)."""
+    signature = _signature(data)
+    if signature in seen or given_flaw(data) is not None:
+        return None
+    if options.layout == "column":
+        data = as_columns(data)
+    try:
+        if sentence is not None and list(problem.tokens or ()) != sentence:
+            return None  # the text must cut into the words it was made of
+        key = derivation(
+            load(dict(data)) if options.layout == "column" else problem,
+            backward="target" in data,  # a target asks for the gradients too
+        )
+    except (SymattnError, NotApplicable):
+        return None  # a draw the topic cannot take (a LayerNorm row of variance 0, say)
+    if key.crosscheck is None or not key.crosscheck.passed:
+        return None
+    if derived_flaw(key, options.places, floor=options.level >= 2) is not None:
+        return None
+    seen.add(signature)
+    return data, key
+
+
+def _blind(
+    rng: random.Random, options: ExerciseOptions, title: str, seen: set[str]
+) -> tuple[dict[str, Any], Derivation] | None:
+    """Up to BLIND draws as they come: at small sizes one is soon nice, and it is the
+    exercise earlier versions drew for the seed whenever its weights keep their bounds."""
+    for _ in range(BLIND):
         data, sentence = _draw(rng, options, title)
-        signature = _signature(data)
-        if signature in seen or given_flaw(data) is not None:
+        if _signature(data) in seen or given_flaw(data) is not None:
             continue
         try:
             problem = load(dict(data))
         except SymattnError:
             continue  # a draw the topic cannot take
-        if not scores_nice(
+        if scores_nice(
             problem,
             LEVELS[options.level][4],
             causal=options.mask == "causal",
             ties=options.allow_ties,
+            floor=options.level >= 2,
         ):
-            continue
-        promising += 1
-        if options.layout == "column":
-            data = as_columns(data)
+            found = _kept(data, problem, sentence, options, seen)
+            if found is not None:
+                return found
+    return None
+
+
+def _built(
+    rng: random.Random, options: ExerciseOptions, title: str, seen: set[str]
+) -> tuple[dict[str, Any], Derivation] | None:
+    """A draw whose scores are built (:mod:`.build`) and repaired where a topic moves them
+    (:mod:`.construct`), with W_V and what comes after attention drawn afresh until the
+    key is not degenerate."""
+    data, sentence = _draw(rng, options, title)
+    try:
+        problem = load(dict(data))
+    except SymattnError:
+        return None
+    if sentence is not None and list(problem.tokens or ()) != sentence:
+        return None
+    rows = list(problem.lookup.ids) if problem.lookup is not None else None
+    top, bound = LEVELS[options.level][0], LEVELS[options.level][4]
+    floor = options.level >= 2
+    n, d_model, d_k, _ = options.shape
+    patterns = _patterns(options, problem)
+    if patterns:
+        values, both = rng.choice(patterns)
+        values = list(values)
+        if all(all(row) for row in Scorer(problem).keep[0].tolist()):  # no mask: any order
+            rng.shuffle(values)
+        groups = [t * options.kv_heads // options.heads for t in range(options.heads)]
+        if not build(rng, data, (n, d_model, d_k), options.heads, groups, top, values, both, rows):
+            return None
+        problem = load(dict(data))
+    elif scores_kind(options.drawn) == "grid" and d_k >= 2:
+        return None  # scores on a grid that cannot be built here (τ = 1/2, say): draw again
+    if not repair(rng, problem, data, rows, top, bound, ties=options.allow_ties, floor=floor):
+        return None
+    for _ in range(VALUES):
+        fresh, _ = _draw(rng, options, title)
+        data |= {k: fresh[k] for k in AFTER_SCORES if k in fresh}
         try:
-            if sentence is not None and list(problem.tokens or ()) != sentence:
-                continue  # the text must cut into the words it was made of
-            key = derivation(
-                load(dict(data)) if options.layout == "column" else problem,
-                backward="target" in data,
-            )
-        except (SymattnError, NotApplicable):
-            continue  # a draw the topic cannot take (a LayerNorm row of variance 0, say)
-        if key.crosscheck is None or not key.crosscheck.passed:
+            problem = load(dict(data))
+        except SymattnError:
             continue
-        if derived_flaw(key, options.places) is None:
-            seen.add(signature)
-            return data, key
+        found = _kept(dict(data), problem, sentence, options, seen)
+        if found is not None:
+            return found
+    return None
+
+
+def _patterns(options: ExerciseOptions, problem: Problem) -> list[tuple[list[int], bool]]:
+    """The keys' values a built draw may use (none when a topic scores on its own)."""
+    n, d_model, d_k, _ = options.shape
+    if scores_kind(options.drawn) == "own" or d_k < 2:
+        return []
+    scorer = Scorer(problem)
+    step = one_wide(d_model, d_k) / scorer.divisor
+    found = key_values(
+        n, step, LEVELS[options.level][4], floor=options.level >= 2, keep=scorer.keep[0].tolist()
+    )
+    largest = reach(d_model, LEVELS[options.level][0])
+    shared = options.kv_heads < options.heads  # heads of a group differ by their sign only
+    return [
+        (values, both)
+        for values, both in found
+        if max(map(abs, values)) <= largest and (both or not shared)
+    ]
+
+
+def _one(
+    seed: int, options: ExerciseOptions, title: str, seen: set[str]
+) -> tuple[dict[str, Any], Derivation]:
+    rng = random.Random(seed)
+    found = _blind(rng, options, title, seen)
+    for _ in range(RESTARTS):
+        if found is not None:
+            return found
+        found = _built(rng, options, title, seen)
+    if found is not None:
+        return found
     n, d_model, d_k, _ = options.shape
     raise SymattnError(
         f"no exercise with nice numbers found for {n} tokens, d_model = {d_model}, "

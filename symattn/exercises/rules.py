@@ -9,7 +9,8 @@ An exercise is refused (and drawn again) when
 * two columns of V, or of the output, are equal, or a row or a column of V or of the
   output is all zeros (in the column layout: a token's column);
 * a row of weights has all its (unmasked) entries equal — the softmax then teaches
-  nothing — or its largest weight rounds to 1 at the places asked for;
+  nothing — or its largest weight rounds to 1 at the places asked for, or is above 0.9
+  (near one-hot), or, from level 2, one of its weights is below 0.02 (negligible);
 * (unless ties are allowed) two keys get the same score from one query.
 
 Each rule says why in English, for tests and for the message when no draw passes.
@@ -28,7 +29,13 @@ from ..derivation import Derivation
 from ..numbers import NegInf, round_half_away
 from ..topics.base import per_head
 
-__all__ = ["derived_flaw", "given_flaw", "head_prefixes"]
+__all__ = ["WEIGHT_CEILING", "WEIGHT_FLOOR", "derived_flaw", "given_flaw", "head_prefixes"]
+
+#: No row's largest weight above this: a near one-hot row teaches nothing.
+WEIGHT_CEILING = 0.9
+#: From level 2, no (unmasked) weight below this: a key's e^s′ is worth working out only
+#: when its weight counts.
+WEIGHT_FLOOR = 0.02
 
 
 def _zero_line(matrix: Sequence[Sequence[Any]]) -> str | None:
@@ -69,7 +76,7 @@ def _columns(key: Derivation, step_id: str) -> list[tuple[Decimal | None, ...]]:
     return [tuple(row[j] for row in values) for j in range(len(values[0]))]
 
 
-def _weights_flaw(key: Derivation, prefix: str, places: int) -> str | None:
+def _weights_flaw(key: Derivation, prefix: str, places: int, floor: bool) -> str | None:
     weights = _rows(key, f"{prefix}weights")
     masked: Sequence[Sequence[Any]] | None = key.matrices.get(f"{prefix}masked_scores")
     one = "1." + "0" * places if places else "1"
@@ -85,11 +92,16 @@ def _weights_flaw(key: Derivation, prefix: str, places: int) -> str | None:
             return f"row {i + 1} of {prefix}weights has all its weights equal"
         if round_half_away(max(kept), places) == one:
             return f"the largest weight of row {i + 1} of {prefix}weights rounds to 1"
+        if max(kept) > Decimal(str(WEIGHT_CEILING)):
+            return f"the largest weight of row {i + 1} of {prefix}weights is above {WEIGHT_CEILING}"
+        if floor and min(kept) < Decimal(str(WEIGHT_FLOOR)):
+            return f"a weight of row {i + 1} of {prefix}weights is below {WEIGHT_FLOOR}"
     return None
 
 
-def derived_flaw(key: Derivation, places: int) -> str | None:
-    """A flaw of the derived steps (and of X as looked up from the text), or None."""
+def derived_flaw(key: Derivation, places: int, floor: bool = False) -> str | None:
+    """A flaw of the derived steps (and of X as looked up from the text), or None
+    (``floor``: no weight below 0.02, as from level 2)."""
     if key.problem.X is not None and _zero_line(key.problem.X) is not None:
         return f"X has a {_zero_line(key.problem.X)} of zeros"
     for prefix in head_prefixes(key):
@@ -104,7 +116,7 @@ def derived_flaw(key: Derivation, places: int) -> str | None:
             return f"two columns of {prefix}V are equal"
         if any(all(v == 0 for v in r) for r in _rows(key, prefix + "V")):
             return f"{prefix}V has a row of zeros (a token whose value is nothing)"
-        flaw = _weights_flaw(key, prefix, places)
+        flaw = _weights_flaw(key, prefix, places, floor)
         if flaw:
             return flaw
     outputs = [s for s in key.step_ids if s.split(".")[-1] == "output"]

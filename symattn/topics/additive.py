@@ -187,6 +187,7 @@ def _score_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
 
 class Additive(Topic):
     name = "additive"
+    draw_scores = "own"  # for the exercise draw: topics/draw.py
     asked = 'score = "additive"'
     fixed = ("v_a",)
     keys = ("score", "W_a", "U_a", "v_a")

@@ -82,6 +82,7 @@ def _flipped(problem: Problem, plan: Plan) -> list[Run]:
 
 class Alibi(Topic):
     name = "alibi"
+    draw_scores = "moved"  # for the exercise draw: topics/draw.py
     asked = "alibi"
     keys = ("alibi",)
     backward = True

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-__all__ = ["EXTRA_DRAWS", "Draw", "DrawOptions", "Matrices"]
+__all__ = ["EXTRA_DRAWS", "Draw", "DrawOptions", "Matrices", "divisors", "keeps", "scores_kind"]
 
 #: The parts of the attention itself (not topics) an exercise may be drawn with, beside the
 #: topics (``exercises --with``); their draws are in :mod:`symattn.exercises.extras`.
@@ -32,3 +32,33 @@ class DrawOptions(Protocol):
 
 
 Draw = Callable[[random.Random, DrawOptions, dict[str, Any], Matrices], None]
+
+
+# -- what a topic does to a drawn exercise's scores (optional traits of a Topic) ----------
+def scores_kind(topics: Iterable[Any]) -> str:
+    """ "grid" when the scores stay whole numbers ÷ √d_k (divided or masked by the topics),
+    "moved" when a topic adds to, turns or biases them (its ``draw_scores``), "own" when
+    a topic scores on its own."""
+    kinds = {getattr(t, "draw_scores", "grid") for t in topics}
+    return "own" if "own" in kinds else "moved" if "moved" in kinds else "grid"
+
+
+def divisors(topics: Iterable[Any], options: Any) -> list[float]:
+    """Every factor the topics' draws may divide the scores by (a topic's
+    ``draw_divisors``), multiplied out."""
+    found = [1.0]
+    for topic in topics:
+        hook = getattr(topic, "draw_divisors", None)
+        if hook is not None:
+            found = [f * g for f in found for g in hook(options)]
+    return found
+
+
+def keeps(topics: Iterable[Any], options: Any, n: int, causal: bool) -> list[list[list[bool]]]:
+    """Every keep-mask the draw may give: the topics' (``draw_keep``), else the causal
+    mask, else every key."""
+    for topic in topics:
+        hook = getattr(topic, "draw_keep", None)
+        if hook is not None:
+            return list(hook(options, n))
+    return [[[not causal or j <= i for j in range(n)] for i in range(n)]]

@@ -176,6 +176,7 @@ def _cells(spec: StepSpec, refs: CellRefs, pos: int, c: int) -> str:
 
 class Positions(Topic):
     name = "positions"
+    draw_scores = "moved"  # for the exercise draw: topics/draw.py
     asked = "positions"
     keys = ("positions",)
     laid_out = ("positions",)

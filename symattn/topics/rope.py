@@ -220,6 +220,7 @@ def _cells(spec: StepSpec, refs: CellRefs, pos: int, col: int) -> str:
 
 class Rope(Topic):
     name = "rope"
+    draw_scores = "moved"  # for the exercise draw: topics/draw.py
     asked = "rope"
     fixed = ("theta",)
     keys = ("rope", "rope_base")

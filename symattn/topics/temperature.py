@@ -57,6 +57,10 @@ class Temperature(Topic):
         key = "derive.temperature_alone" if alone else "derive.temperature"
         return [(w(key) + " ", tau, w("period"))]
 
+    def draw_divisors(self, options: Any) -> tuple[float, ...]:
+        """The τ the draw may give (topics/draw.py)."""
+        return (2.0,) if options.level < 3 else (2.0, 0.5)
+
     def draw(
         self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices
     ) -> None:

@@ -95,6 +95,11 @@ class Window(Topic):
         width = Relation(Sym("w"), "=", Value(config.w))
         return [(w("derive.window") + " ", width, w("period"))]
 
+    def draw_keep(self, options: Any, n: int) -> list[list[list[bool]]]:
+        """The keep-masks the draw may give (topics/draw.py): query i sees i − w < j ≤ i."""
+        sizes = (2,) if options.level < 3 else (2, 3)
+        return [[[i - w < j <= i for j in range(n)] for i in range(n)] for w in sizes]
+
     def draw(
         self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices
     ) -> None:
