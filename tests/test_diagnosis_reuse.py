@@ -88,7 +88,7 @@ def _compare(names: tuple[str, ...], places: tuple[int, ...]) -> int:
 
 
 def test_the_same_diagnoses_as_evaluating_every_step() -> None:
-    assert _compare(("seed", "multihead"), (4,)) > 20
+    assert _compare(("seed",), (4,)) > 10
 
 
 @pytest.mark.slow

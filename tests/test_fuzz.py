@@ -32,7 +32,7 @@ from .test_property_mpmath import _expected, problems
 
 BUDGET = "30"
 SEED = str(ROOT / "symattn" / "examples" / "seed.toml")
-SHORT = {"problems": 150, "answers": 150, "rosters": 15}
+SHORT = {"problems": 100, "answers": 60, "rosters": 15}
 LONG = {"problems": 3000, "answers": 3000, "rosters": 300}
 FORMATS = ["text", "json", "markdown", "latex", "html"]
 ANSWER_STEPS = ["Q", "K", "V", "scores", "scaled_scores", "weights", "output", "X"]
