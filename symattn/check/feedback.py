@@ -14,16 +14,23 @@ from __future__ import annotations
 from ..formula import Name, Sub, Sym
 from ..messages import Entries, Message, say
 from ..printing import Notation
-from ..render import docx_from
-from ..render.blocks import Display, Sentence
-from ..render.kinds import step_blocks
-from ..render.latex import display, sentence
-from ..render.tex import TexPrinter, text_escape
-from ..render.tex_document import document
-from ..render.text import line_text, width
-from ..render.unicode_math import UnicodeMath
-from ..render.voice import latex_voice, text_voice
-from ..render.walker import title_of
+from ..render import (
+    Display,
+    Sentence,
+    TexPrinter,
+    UnicodeMath,
+    display,
+    document,
+    docx_from,
+    latex_voice,
+    line_text,
+    sentence,
+    step_blocks,
+    text_escape,
+    text_voice,
+    title_of,
+    width,
+)
 from ..words import Words, words
 from .mistakes import mistake_name
 from .naming import Naming, entry_name

@@ -18,13 +18,18 @@ from __future__ import annotations
 from ..formula import Line, Name, Sub, Sym
 from ..messages import Entries, Message, say
 from ..printing import Notation
-from ..render.blocks import Display
-from ..render.html import display_html, inline_html
-from ..render.html_page import esc, fragment, page
-from ..render.kinds import step_blocks
-from ..render.tex import TexPrinter
-from ..render.voice import html_voice
-from ..render.walker import title_of
+from ..render import (
+    Display,
+    TexPrinter,
+    display_html,
+    esc,
+    fragment,
+    html_voice,
+    inline_html,
+    page,
+    step_blocks,
+    title_of,
+)
 from ..words import Words, words
 from .feedback import entry_messages, score_line
 from .results import CheckResult, Diagnosis, StepResult, set_presenter

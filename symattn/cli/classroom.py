@@ -239,7 +239,7 @@ def run_grade(args: argparse.Namespace) -> int:
         summary_csv,
         write_feedback,
     )
-    from ..render.json_out import dumps
+    from ..render import dumps
 
     summary_kind = _summary_kind(args.summary) if args.summary else None
     check_paths(

@@ -29,7 +29,7 @@ from ..derivation import Derivation
 from ..errors import SymattnError
 from ..messages import say
 from ..numbers import NegInf, rational_value, round_half_away
-from ..render.voice import text_voice
+from ..render import text_voice
 from ..words import Words, words
 
 __all__ = ["NEG_INF_ANSWERS", "Field", "entry_fields", "field_text", "key_value", "tolerance"]

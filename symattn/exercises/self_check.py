@@ -46,15 +46,24 @@ from ..formula import Cell, Join, Label, Line, Lit, Math, Name, Relation, Sub, S
 from ..messages import say
 from ..numbers import Surd
 from ..printing import Notation
-from ..render.blocks import Display, Sentence
-from ..render.given import scale_note
-from ..render.html import display_html, inline_html, message_html, sentence_html
-from ..render.html_page import esc, page
-from ..render.mathml import math_element, serialize
-from ..render.tex import TexPrinter
-from ..render.view import View, view_of
-from ..render.voice import html_voice
-from ..render.walker import title_of
+from ..render import (
+    Display,
+    Sentence,
+    TexPrinter,
+    View,
+    display_html,
+    esc,
+    html_voice,
+    inline_html,
+    math_element,
+    message_html,
+    page,
+    scale_note,
+    sentence_html,
+    serialize,
+    title_of,
+    view_of,
+)
 from ..steps import Kind
 from ..version import __version__
 from ..words import Words, words

@@ -10,11 +10,16 @@ from __future__ import annotations
 from ..formula import Name
 from ..numbers import Surd
 from ..printing import Notation
-from ..render.kinds import build_blocks
-from ..render.latex import latex_blocks, latex_message
-from ..render.tex import TexPrinter, text_escape
-from ..render.tex_document import document
-from ..render.walker import plain_table, title_of
+from ..render import (
+    TexPrinter,
+    build_blocks,
+    document,
+    latex_blocks,
+    latex_message,
+    plain_table,
+    text_escape,
+    title_of,
+)
 from ..words import Words, words
 from .generate import Exercise
 from .given import Given, given_of

@@ -14,20 +14,78 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..printing import Notation
 from ..words import Words, words
-from .json_out import json_chunks, json_text
-from .kinds import build_blocks
-from .latex import render_latex
+from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .given import given_notes, scale_note
+from .json_out import dumps, json_chunks, json_text
+from .kinds import build_blocks, step_blocks
+from .latex import display, latex_blocks, latex_message, render_latex, sentence
 from .markdown import markdown_blocks, math_only
-from .tex import TexPrinter
-from .text import render_text
+from .tex import TexPrinter, text_escape
+from .tex_document import document, needs_xelatex
+from .text import line_text, render_text, text_blocks, width
+from .unicode_math import UnicodeMath
+from .view import View, view_of
+from .voice import latex_voice, text_voice
+from .walker import plain_table, title_fact, title_of
 
-__all__ = ["BINARY_FORMATS", "FORMATS", "RenderOptions", "docx_from", "render", "render_chunks"]
+if TYPE_CHECKING:  # loaded when first asked for (derive's start-up): see __getattr__
+    from .html import display_html, html_voice, inline_html, message_html, sentence_html
+    from .html_page import esc, fragment, page
+    from .mathml import math_element, serialize
+
+__all__ = [
+    "BINARY_FORMATS",
+    "FORMATS",
+    "Block",
+    "Display",
+    "Heading",
+    "Heatmap",
+    "RenderOptions",
+    "Sentence",
+    "TexPrinter",
+    "UnicodeMath",
+    "View",
+    "build_blocks",
+    "display",
+    "display_html",
+    "document",
+    "docx_from",
+    "dumps",
+    "esc",
+    "fragment",
+    "given_notes",
+    "html_voice",
+    "inline_html",
+    "latex_blocks",
+    "latex_message",
+    "latex_voice",
+    "line_text",
+    "math_element",
+    "message_html",
+    "needs_xelatex",
+    "page",
+    "plain_table",
+    "render",
+    "render_chunks",
+    "scale_note",
+    "sentence",
+    "sentence_html",
+    "serialize",
+    "step_blocks",
+    "text_blocks",
+    "text_escape",
+    "text_voice",
+    "title_fact",
+    "title_of",
+    "view_of",
+    "width",
+]
 
 FORMATS = ("text", "json", "latex", "tex", "markdown", "html", "docx", "xlsx")
 #: The formats whose :func:`render` is bytes (a file to write, not text to print).
@@ -174,6 +232,30 @@ def _html_fragment(derivation: Derivation) -> str:
     from .html import html_fragment
 
     return html_fragment(derivation)
+
+
+#: The names loaded with the HTML writer, at their first use.
+_HTML = ("display_html", "html_voice", "inline_html", "message_html", "sentence_html")
+_HTML_PAGE = ("esc", "fragment", "page")
+_MATHML = ("math_element", "serialize")
+
+
+def __getattr__(name: str) -> Any:
+    """The HTML writer's names, imported when first asked for: ``derive`` to the terminal
+    never loads the HTML writer."""
+    if name in _HTML:
+        from . import html
+
+        return getattr(html, name)
+    if name in _HTML_PAGE:
+        from . import html_page
+
+        return getattr(html_page, name)
+    if name in _MATHML:
+        from . import mathml
+
+        return getattr(mathml, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 set_presenter(render, _html_fragment)

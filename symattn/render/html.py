@@ -19,6 +19,7 @@ from xml.etree.ElementTree import Element
 
 from ..derivation import Derivation
 from ..formula import Join, Math
+from ..messages import Voice
 from ..printing import Notation
 from ..version import __version__
 from ..words import Words, words
@@ -28,11 +29,13 @@ from .kinds import build_blocks
 from .latex import latex_message
 from .mathml import display_element, math_element, serialize, split_alignment, text_unescape
 from .tex import TexPrinter
+from .voice import text_voice
 
 __all__ = [
     "display_html",
     "html_blocks",
     "html_fragment",
+    "html_voice",
     "inline_html",
     "message_html",
     "render_html",
@@ -159,3 +162,9 @@ def html_fragment(derivation: Derivation, lang: str = "en", notation: str = "mat
     blocks = build_blocks(derivation, w, None, 4, None)
     printer = TexPrinter(Notation.build(notation, derivation.problem.renames), 4)
     return fragment(derivation.problem.title or w("title"), html_blocks(blocks, printer), lang)
+
+
+def html_voice(words: Words, digits: int = 4) -> Voice:
+    """HTML: words escaped, formulas and entry names as MathML."""
+    plain = text_voice(words, digits)
+    return Voice(words, plain.text, plain.math, plain.entry, message_html)

@@ -3,7 +3,8 @@
 names as the format names entries).
 
 The words of words/ still hold some math in Unicode (``√d_k``, ``−∞``, ``aᵢⱼ``), so the
-LaTeX and HTML voices say a message in Unicode first and then set its math runs as math
+LaTeX and HTML voices (HTML's is :func:`~symattn.render.html.html_voice`, loaded with the
+HTML writer) say a message in Unicode first and then set its math runs as math
 (:func:`~symattn.render.latex.latex_message`), as the whole sentence is needed to find a
 run that a placeholder splits (``√{d_k}``)."""
 
@@ -11,11 +12,10 @@ from __future__ import annotations
 
 from ..messages import Voice
 from ..words import Words
-from .html import message_html
 from .latex import latex_message
 from .unicode_math import UnicodeMath
 
-__all__ = ["html_voice", "latex_voice", "text_voice"]
+__all__ = ["latex_voice", "text_voice"]
 
 
 def text_voice(words: Words, digits: int = 4) -> Voice:
@@ -27,9 +27,3 @@ def latex_voice(words: Words, digits: int = 4) -> Voice:
     """LaTeX: words in text mode, formulas and entry names as inline math."""
     plain = text_voice(words, digits)
     return Voice(words, plain.text, plain.math, plain.entry, latex_message)
-
-
-def html_voice(words: Words, digits: int = 4) -> Voice:
-    """HTML: words escaped, formulas and entry names as MathML."""
-    plain = text_voice(words, digits)
-    return Voice(words, plain.text, plain.math, plain.entry, message_html)
