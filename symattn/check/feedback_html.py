@@ -20,6 +20,7 @@ from ..messages import Entries, Message, say
 from ..printing import Notation
 from ..render import (
     Display,
+    RenderOptions,
     TexPrinter,
     display_html,
     esc,
@@ -58,7 +59,9 @@ def _derived(
     Σᵢ that a softmax line names)."""
     wanted = (Name(step_id, i, j), Sub(Sym("Sigma"), str(i + 1)))
     lines: list[Line] = []
-    for block in step_blocks(result.derivation, step_id, i, w, printer.digits):
+    for block in step_blocks(
+        result.derivation, step_id, i, RenderOptions(lang=w.lang, digits=printer.digits)
+    ):
         if isinstance(block, Display):
             lines += [line for line in block.lines if line.lhs in wanted]
     if not lines:

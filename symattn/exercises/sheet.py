@@ -13,8 +13,8 @@ from ..printing import Notation
 from ..render import (
     TexPrinter,
     build_blocks,
-    document,
     latex_blocks,
+    latex_document,
     latex_message,
     plain_table,
     text_escape,
@@ -108,7 +108,7 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
         body.append(
             f"\\textit{{{text_escape(w('sheet.working'))}}}\\par\\vspace{{{lines}\\baselineskip}}"
         )
-    return document(
+    return latex_document(
         exercise.data["title"],
         "\n\n".join(body) + "\n",
         packages=("amsmath", "xcolor", "needspace"),
@@ -128,7 +128,7 @@ def render_summary(exercises: list[Exercise], lang: str) -> str:
         parts.append(f"\\section*{{{text_escape(exercise.data['title'])}}}")
         blocks = build_blocks(exercise.key, w)
         parts.append("\n".join(latex_blocks(blocks, printer, standalone=False)).rstrip())
-    return document(
+    return latex_document(
         w("sheet.summary"),
         "\n\n".join(parts) + "\n",
         packages=("amsmath", "xcolor", "needspace"),

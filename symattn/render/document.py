@@ -22,8 +22,8 @@ TypeError: Titles has no way to write a Sentence
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..formula import Math
 from .blocks import Block
@@ -35,7 +35,8 @@ __all__ = ["BlockWriter", "Document", "NodePrinter"]
 class Document:
     """What a producer writes: a title and blocks, in one language; ``subtitle`` and
     ``footer`` are said by the page formats (HTML) that have a place for them, and
-    ``contents``: a list of the sections first (a derivation's page)."""
+    ``contents``: a list of the sections first (a derivation's page); ``renames``: the
+    problem's own letters for its matrices, which every printer of names uses."""
 
     title: str
     blocks: tuple[Block, ...]
@@ -43,6 +44,7 @@ class Document:
     footer: str | None = None
     contents: bool = False
     lang: str = "en"
+    renames: Mapping[str, str] = field(default_factory=dict)
 
 
 class BlockWriter:

@@ -4,16 +4,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from ..derivation import Derivation
-from ..printing import Notation
-from ..words import Words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
-from .kinds import build_blocks
+from .document import BlockWriter, Document
 from .tex import TexPrinter, text_escape
-from .tex_document import document
+from .tex_document import document as tex_document
 
-__all__ = ["display", "latex_blocks", "latex_message", "render_latex", "sentence"]
+__all__ = ["LatexWriter", "display", "latex_blocks", "latex_message", "render_latex", "sentence"]
 
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖ", "0123456789ijk")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾", "0123456789()")
@@ -144,39 +142,42 @@ def _heatmap(block: Heatmap) -> str:
     return "\n".join(lines)
 
 
-def latex_blocks(blocks: list[Block], printer: TexPrinter, standalone: bool) -> list[str]:
-    out: list[str] = []
-    for block in blocks:
-        if isinstance(block, Heading):
-            command = "\\section*" if standalone else "\\subsection*"
-            out.append(f"{command}{{{text_escape(block.title)}}}")
-        elif isinstance(block, Sentence):
-            out.append(sentence(block, printer))
-        elif isinstance(block, Display):
-            out.append(display(block, printer))
-        elif isinstance(block, Heatmap):
-            if standalone:  # a fragment leaves the shading (xcolor) to its document
-                out.append(_heatmap(block))
-        else:  # pragma: no cover - every block kind is handled above
-            raise TypeError(f"no LaTeX form for {type(block).__name__}")
-        out.append("")
-    return out
+class LatexWriter(BlockWriter):
+    """LaTeX: sections (subsections in a fragment), sentences with inline math, displays
+    (``align*`` when there are several lines), the heatmap in a standalone document."""
+
+    def __init__(self, printer: TexPrinter, standalone: bool) -> None:
+        super().__init__()
+        self.printer = printer
+        self.standalone = standalone
+
+    def write(self, block: Block) -> None:
+        super().write(block)
+        self.out.append("")
+
+    def _write_Heading(self, block: Heading) -> None:
+        command = "\\section*" if self.standalone else "\\subsection*"
+        self.out.append(f"{command}{{{text_escape(block.title)}}}")
+
+    def _write_Sentence(self, block: Sentence) -> None:
+        self.out.append(sentence(block, self.printer))
+
+    def _write_Display(self, block: Display) -> None:
+        self.out.append(display(block, self.printer))
+
+    def _write_Heatmap(self, block: Heatmap) -> None:
+        if self.standalone:  # a fragment leaves the shading (xcolor) to its document
+            self.out.append(_heatmap(block))
 
 
-def render_latex(
-    derivation: Derivation,
-    *,
-    standalone: bool,
-    words: Words,
-    notation: Notation,
-    rows: list[int] | None = None,
-    digits: int = 4,
-    heads_shown: list[int] | None = None,
-) -> str:
-    """The derivation as a LaTeX fragment (``standalone=False``) or a whole document."""
-    blocks = build_blocks(derivation, words, rows, digits, heads_shown)
-    body = latex_blocks(blocks, TexPrinter(notation, digits), standalone)
+def latex_blocks(blocks: Sequence[Block], printer: TexPrinter, standalone: bool) -> list[str]:
+    return LatexWriter(printer, standalone).lines(blocks)
+
+
+def render_latex(document: Document, printer: TexPrinter, *, standalone: bool) -> str:
+    """A document as a LaTeX fragment (``standalone=False``) or a whole document."""
+    body = latex_blocks(document.blocks, printer, standalone)
     if not standalone:
         head = "% symattn derivation: needs \\usepackage{amsmath}"
         return "\n".join([head, "", *body]).rstrip() + "\n"
-    return document(derivation.problem.title or words("title"), "\n".join(body))
+    return tex_document(document.title, "\n".join(body))
