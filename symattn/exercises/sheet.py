@@ -11,12 +11,13 @@ from ..formula import Name
 from ..numbers import Surd
 from ..printing import Notation
 from ..render import (
+    Sentence,
     TexPrinter,
     build_blocks,
     latex_blocks,
     latex_document,
-    latex_message,
     plain_table,
+    sentence,
     text_escape,
     title_of,
 )
@@ -88,7 +89,7 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
     body: list[str] = []
     if exercise.student is None:
         body.append(f"{text_escape(w('sheet.name'))} \\underline{{\\hspace{{6cm}}}}")
-    body.append(latex_message(w("sheet.intro", places=places)))
+    body.append(sentence(Sentence.of(*w.parts("sheet.intro", places=places)), printer))
     body.append(f"\\section*{{{text_escape(w('given'))}}}")
     given = given_of(key, w)  # the sizes first, then the matrices, then the rest
     body += latex_blocks([given.sizes], printer, standalone=False)
@@ -96,7 +97,7 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
     rest = [given.matrices] if given.matrices is not None else []
     body += latex_blocks([*rest, given.scale, *given.notes], printer, standalone=False)
     if problem.mask_label == "causal":
-        body.append(latex_message(w("sheet.causal")))
+        body.append(sentence(Sentence.of(*w.parts("sheet.causal")), printer))
     for number, step_id in enumerate(exercise.steps, start=1):
         rows, cols = key.step(step_id).shape
         title = title_of(key.step(step_id), w)

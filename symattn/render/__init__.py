@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
+from ..formula import Sym
+from ..words import set_math_printer
 from .blocks import Block, Display, Heading, Heatmap, Sentence
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
 from .given import given_notes, scale_note
 from .json_out import dumps, json_chunks, json_text
 from .kinds import build_blocks, step_blocks
-from .latex import display, latex_blocks, latex_message, render_latex, sentence
+from .latex import display, latex_blocks, render_latex, sentence
 from .markdown import markdown_blocks, math_only
 from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, RenderOptions
 from .tex import TexPrinter, text_escape
@@ -36,7 +38,7 @@ from .voice import latex_voice, text_voice
 from .walker import plain_table, title_fact, title_of
 
 if TYPE_CHECKING:  # loaded when first asked for (derive's start-up): see __getattr__
-    from .html import display_html, html_voice, inline_html, message_html, sentence_html
+    from .html import display_html, html_voice, inline_html, sentence_html
     from .html_page import esc, fragment, page
     from .mathml import math_element, serialize
 
@@ -68,11 +70,9 @@ __all__ = [
     "inline_html",
     "latex_blocks",
     "latex_document",
-    "latex_message",
     "latex_voice",
     "line_text",
     "math_element",
-    "message_html",
     "needs_xelatex",
     "page",
     "plain_table",
@@ -206,7 +206,7 @@ def _html_fragment(derivation: Derivation) -> str:
 
 
 #: The names loaded with the HTML writer, at their first use.
-_HTML = ("display_html", "html_voice", "inline_html", "message_html", "sentence_html")
+_HTML = ("display_html", "html_voice", "inline_html", "sentence_html")
 _HTML_PAGE = ("esc", "fragment", "page")
 _MATHML = ("math_element", "serialize")
 
@@ -229,4 +229,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _plain_math(name: str) -> str:
+    """The math a sentence names, as plain text says it (the terminal's Unicode)."""
+    return UnicodeMath().math(Sym(name))
+
+
 set_presenter(render, _html_fragment)
+set_math_printer(_plain_math)

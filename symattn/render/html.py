@@ -14,20 +14,18 @@ its style sheet are :mod:`.html_page`; the heatmap is a table of shaded cells.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from xml.etree.ElementTree import Element
 
-from ..formula import Join, Math
+from ..formula import Join, Math, Name
 from ..messages import Voice
+from ..printing import Notation
 from ..words import Words, words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
 from .document import BlockWriter, Document
 from .html_page import esc, fragment, heatmap_html, page
-from .latex import latex_message
-from .mathml import display_element, math_element, serialize, split_alignment, text_unescape
+from .mathml import display_element, math_element, serialize, split_alignment
 from .tex import TexPrinter
-from .voice import text_voice
 
 __all__ = [
     "HtmlWriter",
@@ -36,30 +34,15 @@ __all__ = [
     "html_fragment",
     "html_voice",
     "inline_html",
-    "message_html",
     "render_html",
     "section_id",
     "sentence_html",
 ]
 
-_DOLLAR = re.compile(r"(?<!\\)\$")
-
 
 def inline_html(latex: str) -> str:
     """One inline formula, as MathML."""
     return serialize(math_element(latex))
-
-
-def message_html(text: str) -> str:
-    """A sentence of words whose entry names, roots and ∞ are set as math (as in LaTeX).
-
-    >>> message_html("divide s₂,₁ by √d_k")
-    'divide <math display="inline"><mrow><msub><mi>s</mi>...</math> by <math ...</math>'
-    """
-    pieces = _DOLLAR.split(latex_message(text))
-    return "".join(
-        inline_html(piece) if k % 2 else esc(text_unescape(piece)) for k, piece in enumerate(pieces)
-    )
 
 
 def sentence_html(block: Sentence, printer: TexPrinter) -> str:
@@ -68,7 +51,7 @@ def sentence_html(block: Sentence, printer: TexPrinter) -> str:
 
 def _part_html(part: str | Math, printer: TexPrinter) -> str:
     if isinstance(part, str):
-        return message_html(part)
+        return esc(part)
     if isinstance(part, Join) and part.sep == "dims":  # one formula each: a line may break
         last = len(part.items) - 1  # the comma inside its formula: no line starts with one
         return "\u2003".join(  # an em space, as \quad on paper
@@ -166,7 +149,14 @@ def html_fragment(document: Document, printer: TexPrinter) -> str:
     return fragment(document.title, html_blocks(document.blocks, printer), document.lang)
 
 
-def html_voice(words: Words, digits: int = 4) -> Voice:
+def html_voice(words: Words, digits: int = 4, notation: Notation | None = None) -> Voice:
     """HTML: words escaped, formulas and entry names as MathML."""
-    plain = text_voice(words, digits)
-    return Voice(words, plain.text, plain.math, plain.entry, message_html)
+    printer = TexPrinter(notation, digits)
+
+    def math(node: object) -> str:
+        return inline_html(printer.math(node))  # type: ignore[arg-type]
+
+    def entry(step: str, i: int, j: int) -> str:
+        return inline_html(printer.math(Name(step, i, j)))
+
+    return Voice(words, esc, math, entry)

@@ -194,7 +194,7 @@ def scale(walk: Walker, step: Step) -> None:
 
 
 def mask(walk: Walker, step: Step) -> None:
-    walk.say(walk.words("derive.mask"))
+    walk.say(*walk.words.parts("derive.mask"))
     walk.show([walk.general(step)])
     for i in walk.expanded(step):
         walk.heading_row(step, i)

@@ -218,7 +218,7 @@ class UnicodeMath(NodePrinter):
         return f"({self.math(node.body)})"
 
     def _print_Root(self, node: Root) -> str:
-        return f"√({self.math(node.body)})"
+        return f"√{self.grouped(node.body, Prec.POW)}"  # √2, √(σ² + ε)
 
     def _print_Brackets(self, node: Brackets) -> str:
         return f"[{self.math(node.body)}]"

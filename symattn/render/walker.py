@@ -45,8 +45,8 @@ from ..numbers import Combination, ExpRatio, Surd, rational_value
 from ..plan import result_step
 from ..steps import Kind, Step
 from ..topics import kind_rules
-from ..words import Words
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from ..words import MathName, Words
+from .blocks import Block, Display, Heading, Heatmap, Sentence, math_part
 from .given import given_notes, given_shown, scale_sentence
 from .options import RenderOptions
 from .view import ROWS, View
@@ -150,8 +150,8 @@ class Walker:
     def heads_shown(self) -> list[int] | None:
         return self.options.shown_heads
 
-    def say(self, *parts: str | Math) -> None:
-        self.blocks.append(Sentence(tuple(self.view.math(part) for part in parts)))
+    def say(self, *parts: str | Math | MathName) -> None:
+        self.blocks.append(Sentence(tuple(self.view.math(math_part(p)) for p in parts)))
 
     def show(self, lines: list[Line]) -> None:
         if lines:

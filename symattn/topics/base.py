@@ -26,7 +26,7 @@ from ..numbers import Surd
 from ..printing import Names
 from ..problem import Mask, Matrix, Problem, TopicConfig
 from ..steps import Kind, Ref, Source, Step, StepSpec
-from ..words import Words
+from ..words import MathName, Words
 from .cells import CellRule
 from .draw import Draw, DrawOptions, Matrices
 from .mistake import Compute, Mistake, Run, on, plan_change
@@ -85,7 +85,7 @@ class Writer(Protocol):
     @property
     def symbolic(self) -> bool: ...
 
-    def say(self, *parts: str | Math) -> None: ...
+    def say(self, *parts: str | Math | MathName) -> None: ...
 
     def show(self, lines: list[Any]) -> None: ...
 
@@ -357,7 +357,9 @@ class Topic:
         return None
 
     # -- how it is written ---------------------------------------------------------------
-    def notes(self, problem: Problem, config: Any, words: Words) -> list[tuple[str | Math, ...]]:
+    def notes(
+        self, problem: Problem, config: Any, words: Words
+    ) -> Sequence[tuple[str | Math | MathName, ...]]:
         """The Given section's sentences about this topic (after the scale)."""
         return []
 
