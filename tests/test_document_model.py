@@ -135,3 +135,14 @@ def test_the_cli_says_a_missing_row_in_one_line(tmp_path: Path) -> None:
     status, out, err = run_cli(["derive", "--example", "seed", "--rows", "5"])
     assert status == 2 and out == ""
     assert err == "symattn: error: --rows: 5 is out of range; the problem has 2 query rows\n"
+
+
+def test_the_math_a_sentence_names_is_printed_by_each_writer() -> None:
+    w = symattn.words.words("en")
+    said = Sentence.of(*w.parts("derive.mask"))
+    doc = Document("T", (said,))
+    assert "become −∞, so" in render(doc, "text")
+    assert "become $-\\infty$, so" in render(doc, "tex")
+    assert "become $-\\infty$, so" in render(doc, "markdown")
+    html = render(doc, "html")
+    assert "become <math" in html and "−∞" not in html.split("<main>")[1]
