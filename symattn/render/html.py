@@ -7,7 +7,7 @@ its style sheet are :mod:`.html_page`; the heatmap is a table of shaded cells.
 
 >>> import symattn
 >>> d = symattn.derive({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
->>> text = symattn.render.render(d, "html")
+>>> text = symattn.render(d, "html")
 >>> text.count("<math") > 10, '<html lang="en">' in text, "\\\\frac" in text
 (True, True, False)
 """
