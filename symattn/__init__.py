@@ -17,12 +17,32 @@ are the functions, never the subpackages of the same names that an import would 
 
 from __future__ import annotations
 
-import importlib
 import os
+import signal
 import sys
-from typing import TYPE_CHECKING, Any
 
-from .version import __version__
+
+def _started_as_the_command() -> bool:
+    """``python -m symattn`` (argv[0] is ``-m`` while the package loads) or the console
+    script ``symattn``."""
+    first = sys.argv[0] if sys.argv else ""
+    return first == "-m" or os.path.basename(first).removesuffix(".exe") == "symattn"
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C before :func:`symattn.cli.main` takes over (which puts Python's own
+    handler back): one line and status 130, never a traceback."""
+    sys.stderr.write("symattn: interrupted\n")
+    raise SystemExit(130)
+
+
+if _started_as_the_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import importlib  # noqa: E402  (after the handler: Ctrl-C from here on is one line)
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+from .version import __version__  # noqa: E402
 
 if TYPE_CHECKING:
     from .api import check, derive, grade, load, make_exercises
@@ -79,13 +99,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-def _started_as_the_command() -> bool:
-    """``python -m symattn`` (argv[0] is ``-m`` while the package loads) or the console
-    script ``symattn``."""
-    first = sys.argv[0] if sys.argv else ""
-    return first == "-m" or os.path.basename(first).removesuffix(".exe") == "symattn"
 
 
 if not _started_as_the_command():

@@ -28,6 +28,7 @@ from fractions import Fraction
 from string import Formatter
 from typing import Any, Union
 
+from .formula import Math as Formula
 from .formula import Sym
 from .printing import TERMINAL
 from .words import MATH_FIELD, MathName, Part, Words
@@ -38,6 +39,7 @@ __all__ = [
     "Joined",
     "Math",
     "Message",
+    "Piece",
     "Title",
     "Titles",
     "Voice",
@@ -45,6 +47,10 @@ __all__ = [
     "say",
     "say_fact",
 ]
+
+
+#: A piece of a sentence: words, a formula, or the math the words name.
+Piece = Union[str, Formula, MathName]
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from symattn.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,3 +64,16 @@ def said(message: Any, lang: str = "en") -> str:
     from symattn.words import words
 
     return "" if message is None else say(message, text_voice(words(lang)))
+
+
+def sampled(cases: list[Any], every: int) -> list[Any]:
+    """``cases`` with all but every ``every``-th marked slow: the default run takes a
+    sample, ``pytest -m slow`` the rest (CI runs both)."""
+    return [
+        case if k % every == 0 else pytest.param(*_as_tuple(case), marks=pytest.mark.slow)
+        for k, case in enumerate(cases)
+    ]
+
+
+def _as_tuple(case: Any) -> tuple[Any, ...]:
+    return case if isinstance(case, tuple) else (case,)

@@ -28,7 +28,26 @@ from symattn.exercises.generate import as_columns
 from symattn.load.files import read_file
 from symattn.plan import backward_plan, forward_plan
 
-ROW_EXAMPLES = [n for n in example_names() if read_file(example_path(n)).get("layout") != "column"]
+#: Topics without a bundled example of their own, added to one: "example+key=value".
+VARIANTS = [
+    "multihead+alibi=true",
+    "causal+window=2",
+    "backward+window=1",
+    "multihead+alibi=true+window=2",
+]
+ROW_EXAMPLES = [
+    n for n in example_names() if read_file(example_path(n)).get("layout") != "column"
+] + VARIANTS
+
+
+def _data(name: str) -> dict[str, Any]:
+    """The problem file of an example, with the variant's keys added."""
+    base, *keys = name.split("+")
+    data = dict(read_file(example_path(base)))
+    for key in keys:
+        field, value = key.split("=")
+        data[field] = True if value == "true" else int(value)
+    return data
 
 
 def _t(matrix: list[list[Any]]) -> list[list[Any]]:
@@ -36,14 +55,14 @@ def _t(matrix: list[list[Any]]) -> list[list[Any]]:
 
 
 def _both(name: str) -> tuple[symattn.Derivation, symattn.Derivation]:
-    data = dict(read_file(example_path(name)))
+    data = _data(name)
     if "text" in data or "embedding" in data:
         data.pop("layout", None)
     return symattn.derive(data), symattn.derive(as_columns(data))
 
 
 def test_every_example_but_the_column_one_is_written_in_rows() -> None:
-    assert len(ROW_EXAMPLES) >= 18
+    assert len(ROW_EXAMPLES) >= 18 + len(VARIANTS)
 
 
 @pytest.mark.parametrize("name", ROW_EXAMPLES)
@@ -128,7 +147,7 @@ def test_an_error_is_carried_forward_in_both_views(name: str, layout: str) -> No
     """A student who got one entry of W_V's product wrong and went on correctly from it:
     the first wrong step is wrong, every later step made from a wrong one is carried
     forward — the same in rows and in columns (answers written as the view writes them)."""
-    data = dict(read_file(example_path(name)))
+    data = _data(name)
     if "text" in data or "embedding" in data:
         data.pop("layout", None)
     if not isinstance(data.get("W_V"), list):

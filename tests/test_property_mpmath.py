@@ -5,7 +5,16 @@ no mask, a causal one or a random one) are derived, and every decimal of every s
 compared with attention computed here from scratch: the rational steps with Python
 fractions, the softmax and the output with mpmath at 100 digits, each decimal rounded
 half away from zero.  Nothing here uses symattn's engine, printers or rounding.  The
-default run tries 60 problems; the slow run (``-m slow``) 2,000.
+default run tries 60 problems; the slow run (``-m slow``) 2,000, at every ``--digits``
+0…30.
+
+Every topic key (positions, RoPE, the temperature, grouped and multi-query heads, a
+decode step, additive scores, an encoder block, masks, lengths, ALiBi, a window, the
+column layout, a memory, the backward pass) is derived too, its numbers redrawn, and
+every decimal compared with the mpmath oracle of tests/oracle_mpmath.py, which decides
+each digit again from the exact form printed beside it: by default each key once at a
+``--digits`` drawn from 0…30 (the block and the backward pass, a second or more each,
+only under slow), under slow every key at every ``--digits`` 0…30.
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ from __future__ import annotations
 import json
 from decimal import ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import mpmath
@@ -22,6 +32,9 @@ from hypothesis import strategies as st
 
 import symattn
 from symattn.render import render
+
+from .fuzz_harness import Tally
+from .fuzz_numbers import TOPICS, oracle_case
 
 DIGITS = 100
 
@@ -204,13 +217,40 @@ def _check(problem: dict[str, Any], places: int) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems(), st.sampled_from([2, 4]))
+@given(problems(), st.sampled_from([0, 2, 4, 30]))
 def test_every_decimal_matches_mpmath(problem: dict[str, Any], places: int) -> None:
     _check(problem, places)
 
 
 @pytest.mark.slow
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems(), st.sampled_from([0, 2, 4, 6]))
+@given(problems(), st.integers(0, 30))
 def test_every_decimal_matches_mpmath_long(problem: dict[str, Any], places: int) -> None:
     _check(problem, places)
+
+
+# -- every topic key -----------------------------------------------------------------------
+#: Keys whose derivation and oracle take a second or more: only under slow.
+HEAVY = {"block", "backward"}
+
+
+def _topic(key: str, seed: int, digits: int | None, root: Path) -> None:
+    tally = Tally()
+    oracle_case(seed, root, tally, key, digits)
+    assert tally.clean, "\n".join(tally.failures)
+    assert tally.runs == 1
+
+
+@pytest.mark.parametrize("key", sorted(set(TOPICS) - HEAVY))
+def test_every_topic_key_matches_mpmath(key: str, tmp_path: Path) -> None:
+    _topic(key, sorted(TOPICS).index(key), None, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("digits", range(31))
+@pytest.mark.parametrize("key", sorted(TOPICS))
+def test_every_topic_key_at_every_digits(key: str, digits: int, tmp_path: Path) -> None:
+    for seed in range(3):
+        folder = tmp_path / str(seed)
+        folder.mkdir()
+        _topic(key, 100 * digits + seed, digits, folder)

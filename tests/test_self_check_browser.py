@@ -4,8 +4,9 @@ The seed example and a generated exercise, in English and in Chinese, each opene
 ``file://`` (the fixtures of tests/test_html_browser.py: every request outside the file
 aborted and recorded).  Typed with the key (the answers file ``exercises`` writes), every
 box is ``ok`` with ✓; typed with the weights and outputs of a student who did not scale
-(tests/reference.py, an independent computation, rounded to 4 places), the wrong boxes
-show ✗ and the page names ``no_scaling`` in both steps; too few places are
+(tests/reference.py, an independent computation, rounded to 4 places), every box has the
+status ``check`` gives (the weights ✗ with ``no_scaling`` named, the output ``carried``
+with ↪ and the carried-forward note: right from their own weights); too few places are
 ``too_coarse``, ``abc`` is ``invalid``, a decimal comma and fractions are read.  The
 page makes no request outside its file, typesets its math, is not blank, fits a phone,
 and says that marking needs JavaScript when scripts are off.
@@ -15,12 +16,15 @@ Marked ``slow``; skipped with the reason when playwright or chromium is missing.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from symattn.check import check
+from symattn.classroom import grade_class
+from symattn.classroom.page_ids import page_id
 from symattn.derivation import Derivation
 from symattn.exercises.files import answers_json
 from symattn.exercises.generate import ExerciseOptions, generate
@@ -30,6 +34,7 @@ from symattn.words import words
 
 from . import test_html_browser as html
 from .browser import why_not
+from .helpers import run_cli
 from .reference import attention
 from .test_self_check import key_of
 
@@ -67,8 +72,13 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Pat
     return out
 
 
-def _open(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
+def _open(browser: Any, path: Path, keep: bool = False) -> tuple[Any, list[str], list[str]]:
+    """The page, with nothing kept from an earlier test (``keep``: what this browser
+    kept for it)."""
     page, requests = html._open(browser, path)
+    if not keep:
+        page.evaluate("() => localStorage.clear()")
+        page.reload(wait_until="load")
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page, requests, errors
@@ -125,16 +135,20 @@ def test_unscaled_numbers_are_wrong_and_named(
     for step in checked.steps:
         for entry in step.entries:
             i, j = entry.index[0] - 1, entry.index[1] - 1
-            # the page does not recompute a step from the student's numbers: "carried"
-            # (right from their own wrong weights) is wrong against the key
-            wanted = "wrong" if entry.status == "carried" else entry.status
-            assert page.get_attribute(box(step.id, i, j), "data-status") == wanted
-            assert mark_of(page, step.id, i, j).startswith("✓" if entry.ok else "✗")
-    for step_id in typed:
-        shown = page.locator(f'section[data-step="{step_id}"] [data-diagnosis="no_scaling"]')
-        assert shown.count() == 1 and shown.is_visible()
-        assert w("mistake.no_scaling") in shown.inner_text()
-    assert statuses(page).count("wrong") >= 4
+            # as check marks it: "carried" (right from their own wrong weights) as such
+            assert page.get_attribute(box(step.id, i, j), "data-status") == entry.status
+            sign = "✓" if entry.ok else "↪" if entry.status == "carried" else "✗"
+            assert mark_of(page, step.id, i, j).startswith(sign)
+    for step in checked.steps:  # the mistakes check names, and only those
+        shown = page.locator(f'section[data-step="{step.id}"] [data-diagnosis]')
+        named = [shown.nth(k).get_attribute("data-diagnosis") for k in range(shown.count())]
+        assert named == [d.id for d in step.diagnosis]
+    weights = page.locator('section[data-step="weights"] [data-diagnosis="no_scaling"]')
+    assert weights.count() == 1 and weights.is_visible()
+    assert w("mistake.no_scaling") in weights.inner_text()
+    carried = page.locator('section[data-step="output"] [data-note="carried"]')
+    assert carried.count() == 1 and carried.is_visible()
+    assert statuses(page).count("wrong") + statuses(page).count("carried") >= 4
     typed_in = [s for s in statuses(page) if s is not None]
     cells = sum(len(row) for rows in typed.values() for row in rows)
     assert page.locator("[data-status]").count() == len(typed_in) == cells  # inputs alone
@@ -245,5 +259,73 @@ def test_a_topic_exercise_typed_with_its_key_is_all_right(
     type_in(page, answers_json(exercise.key, exercise.places, exercise.steps))
     marked = statuses(page)
     assert marked and marked == ["ok"] * len(marked), marked
+    assert not errors and not html._outside(requests), (errors, requests)
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A class set with pages: two students."""
+    root = tmp_path_factory.mktemp("klass")
+    (root / "roster.csv").write_text(
+        "name,id,email\nAda Lovelace,s001,ada@example.org\nBo Li,s002,bo@example.org\n",
+        encoding="utf-8",
+    )
+    status, _, err = run_cli(
+        ["exercises", "--seed", "11", "--html", "--students", str(root / "roster.csv"),
+         "-o", str(root / "week")]
+    )  # fmt: skip
+    assert status == 0, err
+    return root / "week"
+
+
+def test_typed_answers_are_kept_downloaded_and_graded_as_shown(
+    browser: Any, klass: Path, tmp_path: Path
+) -> None:
+    """Type a hand calculation with a slip, reload: the answers are back and marked the
+    same; download: answers.json with the page id, and grade gives every box the status
+    the page shows; the same file handed in as another student's is reported."""
+    path = klass / "students" / "Ada_Lovelace" / "self-check.html"
+    page, requests, errors = _open(browser, path)
+    key = json.loads((klass / "teacher" / "Ada_Lovelace" / "answers.json").read_text("utf-8"))
+    typed = {s: key[s] for s in ("scores", "scaled_scores", "weights", "output")}
+    first = typed["scores"][0][0]
+    typed["scores"][0][0] = str(int(first) + 1) if first.lstrip("-").isdigit() else "7"
+    type_in(page, typed)
+    shown = statuses(page)
+    texts = page.eval_on_selector_all("input[data-step]", "all => all.map(e => e.value)")
+    assert "wrong" in shown
+    page.reload(wait_until="load")
+    assert page.eval_on_selector_all("input[data-step]", "all => all.map(e => e.value)") == texts
+    assert statuses(page) == shown
+    with page.expect_download() as started:
+        page.click('[data-action="download-answers"]')
+    download = started.value
+    assert download.suggested_filename == "answers.json"
+    subs = tmp_path / "subs"
+    (subs / "Ada_Lovelace").mkdir(parents=True)
+    file = subs / "Ada_Lovelace" / "answers.json"
+    download.save_as(file)
+    handed = json.loads(file.read_text(encoding="utf-8"))
+    problem = (klass / "teacher" / "Ada_Lovelace" / "problem.toml").read_text("utf-8")
+    assert handed["page_id"] == page_id("Ada_Lovelace", problem)
+    assert {s: handed[s] for s in typed} == typed
+    grades = grade_class(klass, subs)
+    row = next(r for r in grades.rows if r.entry.folder == "Ada_Lovelace")
+    assert row.result is not None and row.error is None
+    for step in row.result.steps:
+        for entry in step.entries:
+            i, j = entry.index[0] - 1, entry.index[1] - 1
+            assert page.get_attribute(box(step.id, i, j), "data-status") == entry.status
+        section = page.locator(f'section[data-step="{step.id}"] [data-diagnosis]')
+        named = [section.nth(k).get_attribute("data-diagnosis") for k in range(section.count())]
+        assert named == [d.id for d in step.diagnosis]
+    (subs / "Bo_Li").mkdir()
+    (subs / "Bo_Li" / "answers.json").write_bytes(file.read_bytes())
+    bo = next(r for r in grade_class(klass, subs).rows if r.entry.folder == "Bo_Li")
+    assert bo.result is None and bo.error is not None and "Ada Lovelace" in bo.error
+    other = _open(browser, klass / "students" / "Bo_Li" / "self-check.html", keep=True)[0]
+    assert set(statuses(other)) == {None}  # Bo's page keeps its own answers, not Ada's
+    other.close()
     assert not errors and not html._outside(requests), (errors, requests)
     page.close()

@@ -153,3 +153,34 @@ def test_an_interrupt_inside_numpys_import_is_one_line_too() -> None:
     )
     done = subprocess.run(_python("-c", code), env=ENV, capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (130, "symattn: interrupted\n")
+
+
+def test_an_interrupt_while_the_package_itself_loads_is_one_line() -> None:
+    """SIGINT while ``symattn/__init__.py`` runs (before ``main``: the console script's
+    ``from symattn.cli import main``) is one line and status 130 too."""
+    code = (
+        "import os, signal, sys\n"
+        "sys.argv[0] = 'symattn'\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'symattn.version':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from symattn.cli import main\n"
+        "print('not reached')\n"
+    )
+    done = subprocess.run(_python("-c", code), env=ENV, capture_output=True, text=True)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "symattn: interrupted\n", "")
+
+
+def test_main_puts_pythons_own_handler_back() -> None:
+    """After start-up, Ctrl-C is a KeyboardInterrupt again (caught by each command)."""
+    import symattn
+    import symattn.cli
+
+    before = signal.signal(signal.SIGINT, symattn._interrupted_while_starting)
+    try:
+        assert symattn.cli.main(["examples"]) == 0
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)

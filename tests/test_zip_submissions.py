@@ -66,7 +66,10 @@ def test_moodle_downloaded_without_folders(week: Path, tmp_path: Path) -> None: 
         out.writestr("Ada Lovelace_17_assignsubmission_file_report.pdf", b"%PDF-1.4")
     status, out_text, _ = _grade(week, bundle, tmp_path / "flat.csv")
     rows = _rows(tmp_path / "flat.csv")
-    assert rows["s002"]["score"] == "5.11" and rows["s001"]["verdict"] == "missing"
+    assert rows["s002"]["score"] == "5.11" and rows["s001"]["verdict"] == "error"
+    assert rows["s001"]["diagnoses"].endswith(
+        "report.pdf not marked: not an answers file (.json, .toml or .csv)"
+    )
     assert "report.pdf" in out_text and "not an answers file" in out_text
     assert status == 1
 

@@ -92,6 +92,8 @@ class Answers:
     other_view: Mapping[str, Grid] = field(default_factory=dict)
     #: ``places`` of the answers file: the decimal places every inexact answer must have.
     places: int | None = None
+    #: ``page_id`` of the answers file: the self-check page it was downloaded from.
+    page_id: str | None = None
 
 
 def _text(raw: object) -> str:
@@ -237,6 +239,8 @@ def _tolerance(raw: object, name: str) -> Decimal:
     return value
 
 
+#: Longest ``page_id`` an answers file may name (a folder and a hash).
+MAX_PAGE_ID = 300
 #: Most decimal places an answer may be asked to have (``places``, ``--places``).
 MAX_PLACES = 12
 
@@ -262,6 +266,7 @@ def load_answers(
     data = _data(answers, name)
     tolerance = None
     places = None
+    page_id = None
     grids: dict[str, list[list[Given | None]]] = {}
     unreadable: dict[str, str] = {}
     other_view: dict[str, Grid] = {}
@@ -273,6 +278,14 @@ def load_answers(
             continue
         if raw_key == "places":  # as --places N (docs/answers-format.md)
             places = read_places(raw, name)
+            continue
+        if raw_key == "page_id":  # the self-check page it was downloaded from
+            if not isinstance(raw, str) or len(raw) > MAX_PAGE_ID:
+                raise SymattnError(
+                    f"{name}: page_id: expected a string of at most {MAX_PAGE_ID} characters, "
+                    f"found {_text(raw)[:40]!r}"
+                )
+            page_id = raw
             continue
         match = _KEY.match(str(raw_key))
         written = match.group("step") if match else str(raw_key)
@@ -319,4 +332,4 @@ def load_answers(
             if len(grid_rows) == len(grid_rows[0]):
                 other_view[step] = grid_rows
         steps = {s: tuple(zip(*g)) for s, g in steps.items()}
-    return Answers(name, steps, tolerance, unreadable, other_view, places)
+    return Answers(name, steps, tolerance, unreadable, other_view, places, page_id)

@@ -18,6 +18,7 @@ __all__ = [
     "close",
     "evaluation",
     "key_values",
+    "needed",
     "overrides_before",
     "rounding_radius",
     "tolerance_of",
@@ -110,3 +111,14 @@ def evaluation(
 ) -> dict[str, DecimalMatrix] | None:
     """Every step under ``plan`` from the student's ``overrides`` (memoised)."""
     return _evaluation(problem, plan, frozen(overrides))
+
+
+@lru_cache(maxsize=1024)
+def needed(plan: Plan, step_id: str) -> Plan:
+    """The steps of ``plan`` that ``step_id`` is made from, and itself: all a step's values
+    need (the later steps are never evaluated for it)."""
+    wanted = {step_id}
+    for spec in reversed(plan.specs):
+        if spec.id in wanted:
+            wanted.update(spec.operands)
+    return Plan(plan.inputs, tuple(s for s in plan.specs if s.id in wanted))

@@ -5,7 +5,9 @@ student's own earlier answers (and on the key's), with carried rounding allowed;
 explains the step when it fits every answered entry and the right method does not.
 Models of the ``scale`` family are also tried together with the others (two mistakes at
 once); a minority of wrong entries is an arithmetic slip.  Every diagnosis names the
-entries it explains, in English and in Chinese.
+entries it explains, in English and in Chinese.  Each model (and pair) is first run on
+float64 arrays (:mod:`.screen`); only those whose floats can explain the numbers are
+evaluated in decimals, and the diagnoses are those of evaluating every one.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from ..plan import Plan
 from ..problem import Problem
 from ..render import title_fact
 from .answers import Answers
-from .compare import Overrides, close, evaluation, key_values
+from .compare import Overrides, close, evaluation, key_values, needed
 from .mistakes import MISTAKES, Mistake, Run, message, pairs, runs
 from .naming import Naming
 from .results import Diagnosis
+from .screen import Screen
 from .slack import radii
 
 __all__ = ["Diagnoser"]
@@ -34,6 +37,10 @@ ZERO = Decimal(0)
 #: Evaluate a mistake only up to the step it is checked on, the steps it leaves unchanged
 #: taken from the key (False: every step evaluated, as the property test compares).
 REUSE = True
+#: Set aside, on float64 values, the mistake models that cannot explain the numbers before
+#: evaluating the rest in decimals (False: every model evaluated, as the property test
+#: compares; the diagnoses are the same).
+SCREEN = True
 
 
 class Diagnoser:
@@ -44,6 +51,8 @@ class Diagnoser:
         self.key, self.answers, self.plan = key, answers, plan
         self.problem = key.problem
         self.naming = naming
+        self.screen = Screen(key, answers)
+        self._uptos: dict[tuple[object, ...], tuple[Problem, Plan, Plan, tuple[str, ...]]] = {}
 
     # -- why ----------------------------------------------------------------------------
     def diagnosis(
@@ -66,42 +75,59 @@ class Diagnoser:
             for j, g in enumerate(row)
         )
 
+    def _upto(
+        self, problem: Problem, plan: Plan, step_id: str, extra: Overrides
+    ) -> tuple[Plan, tuple[str, ...]]:
+        """The plan of the steps ``step_id`` is made from, and those of its steps that the
+        mistake leaves as they are (the same spec, made from unchanged steps, nothing of
+        the student's ``extra`` among them): their values are the key's, not evaluated
+        again."""
+        memo = (REUSE, id(problem), id(plan), step_id, tuple(sorted(extra)))
+        found = self._uptos.get(memo)
+        if found is None or found[0] is not problem or found[1] is not plan:
+            found = (problem, plan, *self._upto_of(problem, plan, step_id, extra))
+            self._uptos[memo] = found
+        return found[2], found[3]
+
+    def _upto_of(
+        self, problem: Problem, plan: Plan, step_id: str, extra: Overrides
+    ) -> tuple[Plan, tuple[str, ...]]:
+        upto = needed(plan, step_id)
+        if not REUSE or not (problem is self.problem or problem == self.problem):
+            return upto, ()
+        base = {s.id: s for s in self.plan.specs}
+        same: set[str] = set()
+        from_key = []
+        for spec in upto.specs:
+            steps = [o for o in spec.operands if o in base]
+            if base.get(spec.id) == spec and spec.id not in extra and all(o in same for o in steps):
+                same.add(spec.id)
+                if spec.id != step_id and self.key.has(spec.id):
+                    from_key.append(spec.id)
+        return upto, tuple(from_key)
+
     def _values(
         self, problem: Problem, plan: Plan, step_id: str, extra: Overrides
     ) -> tuple[Plan, dict[str, DecimalMatrix] | None]:
         """The plan of the steps up to ``step_id`` and their values from the student's
-        ``extra``: only the steps ``step_id`` is made from are evaluated, and those that the
-        mistake leaves
-        as they are (the same spec, made from unchanged steps, nothing of the student's
-        among them) are the key's values, not evaluated again."""
+        ``extra`` (every step of ``plan`` when not REUSE)."""
         if not REUSE:
             return plan, evaluation(problem, plan, extra)
-        needed = {step_id}
-        for spec in reversed(plan.specs):
-            if spec.id in needed:
-                needed.update(spec.operands)
-        upto = Plan(plan.inputs, tuple(s for s in plan.specs if s.id in needed))
+        upto, from_key = self._upto(problem, plan, step_id, extra)
         given = dict(extra)
-        if problem is self.problem or problem == self.problem:
-            base = {s.id: s for s in self.plan.specs}
-            same: set[str] = set()
-            for spec in upto.specs:
-                steps = [o for o in spec.operands if o in base]
-                if (
-                    base.get(spec.id) == spec
-                    and spec.id not in extra
-                    and all(o in same for o in steps)
-                ):
-                    same.add(spec.id)
-                    if spec.id != step_id and self.key.has(spec.id):
-                        given.setdefault(spec.id, key_values(self.key, spec.id))
+        for s in from_key:
+            given.setdefault(s, key_values(self.key, s))
         return upto, evaluation(problem, upto, given)
 
     def _explains(self, step_id: str, run: Run, overrides: Overrides, rounding: Overrides) -> bool:
         problem, plan, _ = run
         for extra in [overrides, {}] if overrides else [{}]:
+            if SCREEN:
+                upto, from_key = self._upto(problem, plan, step_id, extra)
+                if not self.screen.may_fit(problem, upto, step_id, extra, from_key, rounding):
+                    continue  # its floats are too far from the student's numbers
             upto, values = self._values(problem, plan, step_id, extra)
-            right = evaluation(self.problem, self.plan, extra)
+            right = evaluation(self.problem, needed(self.plan, step_id), extra)
             if values is None or right is None or step_id not in values:
                 continue
             slack = radii(problem, upto, values, {s: rounding[s] for s in extra}, step_id)
@@ -161,10 +187,11 @@ class Diagnoser:
         """A minority of entries off, the rest right: an arithmetic slip, each named."""
         reference, slack = expected, None
         if overrides:
-            values = evaluation(self.problem, self.plan, overrides)
+            upto = needed(self.plan, step_id)
+            values = evaluation(self.problem, upto, overrides)
             if values is not None:
                 reference = values[step_id]
-                slack = radii(self.problem, self.plan, values, rounding, step_id)
+                slack = radii(self.problem, upto, values, rounding, step_id)
         wrong, right = [], 0
         for i, row in enumerate(self.answers.steps[step_id]):
             for j, g in enumerate(row):

@@ -18,10 +18,11 @@ entries it explains, in English and in Chinese.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ..compute.floats import Array
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
 from ..formula import Value
@@ -29,12 +30,23 @@ from ..messages import Math, Message, Titles
 from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
 from ..render import title_fact
+from . import diagnose
 from .answers import Answers, Given, answer_steps
-from .compare import EXACT_TOLERANCE, Overrides, close, evaluation, key_values, overrides_before
+from .compare import (
+    EXACT_TOLERANCE,
+    Overrides,
+    close,
+    evaluation,
+    key_values,
+    needed,
+    overrides_before,
+    tolerance_of,
+)
 from .diagnose import Diagnoser
 from .mistakes import OTHER_VIEW, by_id
 from .naming import Naming
 from .results import Diagnosis, EntryResult, StepResult
+from .screen import within
 from .slack import radii
 
 __all__ = ["COARSE_PLACES", "Marker", "ancestors"]
@@ -113,29 +125,23 @@ class Marker:
         return results
 
     # -- one step -----------------------------------------------------------------------
-    def _trials(self, step_id: str, overrides: Overrides, rounding: Overrides) -> list[_Trial]:
-        """All earlier answers together, then each alone (a student may have carried more
-        digits than they wrote down for a later step)."""
-        subsets = [list(overrides)] + ([[s] for s in overrides] if len(overrides) > 1 else [])
-        out = []
-        for subset in subsets:
-            given = {s: overrides[s] for s in subset}
-            values = evaluation(self.problem, self.plan, given)
-            if values is None or step_id not in values:
-                continue
-            slack = radii(
-                self.problem, self.plan, values, {s: rounding[s] for s in subset}, step_id
-            )
-            out.append(
-                _Trial(
-                    tuple(subset),
-                    values[step_id],
-                    slack,
-                    all(s in self.right_steps for s in subset),
-                    self._coarse(subset),
-                )
-            )
-        return out
+    def _trial(
+        self, step_id: str, subset: list[str], overrides: Overrides, rounding: Overrides
+    ) -> _Trial | None:
+        """The step recomputed from the student's answers of the steps ``subset`` (only
+        the steps it is made from are evaluated)."""
+        upto = needed(self.plan, step_id)
+        values = evaluation(self.problem, upto, {s: overrides[s] for s in subset})
+        if values is None or step_id not in values:
+            return None
+        slack = radii(self.problem, upto, values, {s: rounding[s] for s in subset}, step_id)
+        return _Trial(
+            tuple(subset),
+            values[step_id],
+            slack,
+            all(s in self.right_steps for s in subset),
+            self._coarse(subset),
+        )
 
     def _coarse(self, steps: list[str]) -> tuple[str, int] | None:
         """The first earlier step that was really rounded with too few places: some entry
@@ -168,14 +174,30 @@ class Marker:
         overrides, rounding = overrides_before(
             self.answers, self.key, step_id, ancestors(self.plan, step_id)
         )
-        found: list[list[_Trial]] = []
+        # all earlier answers together, then each alone (a student may have carried more
+        # digits than they wrote down for a later step)
+        subsets = [list(overrides)] + ([[s] for s in overrides] if len(overrides) > 1 else [])
+        made: dict[int, _Trial | None] = {}
+        reaches: dict[int, tuple[Array, Array] | None] = {}
+        upto = needed(self.plan, step_id)
 
-        def trials() -> list[_Trial]:
-            """The trials, made at the first entry the key does not explain (a step
-            whose entries all match the key needs none)."""
-            if not found:
-                found.append(self._trials(step_id, overrides, rounding) if overrides else [])
-            return found[0]
+        def trials(i: int, j: int, g: Given, tolerance: Decimal | None) -> Iterator[_Trial]:
+            """The trials, in order, that may explain entry (i, j): each evaluated the first
+            time an entry needs it, and not at all for an entry its floats rule out."""
+            for k, subset in enumerate(subsets if overrides else []):
+                if diagnose.SCREEN:
+                    if k not in reaches:
+                        given = {s: overrides[s] for s in subset}
+                        reaches[k] = self.why.screen.reach(
+                            self.problem, upto, step_id, given, rounding
+                        )
+                    if not within(reaches[k], i, j, g.value, tolerance_of(g, tolerance)):
+                        continue
+                if k not in made:
+                    made[k] = self._trial(step_id, subset, overrides, rounding)
+                found = made[k]
+                if found is not None:
+                    yield found
 
         entries, used = [], []
         for i, row in enumerate(grid):
@@ -225,7 +247,7 @@ class Marker:
         j: int,
         g: Given,
         key: Decimal,
-        trials: Callable[[], list[_Trial]],
+        trials: Callable[[int, int, Given, Decimal | None], Iterator[_Trial]],
     ) -> tuple[EntryResult, _Trial | None]:
         step = self.key.step(step_id)
         shown = max(4, g.places or 0)
@@ -247,7 +269,7 @@ class Marker:
         if close(g, key, tolerance):
             status = "ok"
         else:
-            for candidate in trials():
+            for candidate in trials(i, j, g, tolerance):
                 if close(g, candidate.values[i][j], tolerance, candidate.slack[i][j]):
                     trial = candidate
                     right = candidate.inputs_right and candidate.coarse is None

@@ -27,6 +27,7 @@ from ..errors import SymattnError
 from ..load import load
 from .archive import Unpacked, is_zip, unpacked
 from .manifest import Entry, Manifest, read_manifest
+from .page_ids import page_mismatch
 from .submissions import Matched, Skipped, match_submissions
 
 __all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "grade_submission", "step_marks"]
@@ -68,6 +69,9 @@ class Graded:
     marks: list[StepMark] = field(default_factory=list)
     #: Why the student's feedback sheet could not be made (a PDF that did not compile).
     feedback_problem: str | None = None
+    #: Files that name this student but were not marked (one that matches several
+    #: students, ``Bob.pdf``, ``Bob.json.txt``), each with why: shown in the row.
+    unmarked_files: list[Skipped] = field(default_factory=list)
 
     @property
     def result(self) -> CheckResult | None:
@@ -87,10 +91,21 @@ class Graded:
 
     @property
     def verdict(self) -> str:
-        """``correct``, ``incorrect``, ``missing`` (nothing handed in) or ``error``."""
+        """``correct``, ``incorrect``, ``missing`` (nothing handed in) or ``error``
+        (a file was handed in but not marked: unreadable, or named for this student
+        without being theirs alone or without being an answers file)."""
         if self.error is not None:
             return "error"
-        return "missing" if self.marked is None else self.marked.verdict
+        if self.marked is None:
+            return "error" if self.unmarked_files else "missing"
+        return self.marked.verdict
+
+    @property
+    def too_coarse(self) -> int:
+        """How many entries were right but written with fewer places than required."""
+        if self.result is None:
+            return 0
+        return sum(e.status == "too_coarse" for s in self.result.steps for e in s.entries)
 
     @property
     def diagnoses(self) -> list[str]:
@@ -125,7 +140,8 @@ def _key_of(directory: Path, entry: Entry) -> Callable[[], Derivation]:
         problem = directory / "teacher" / entry.folder / "problem.toml"
         if not problem.is_file():
             raise SymattnError(f"{problem}: missing (the class set is incomplete)")
-        return derivation(load(problem))
+        loaded = load(problem)  # a target (or dO) asks for the backward pass as well
+        return derivation(loaded, backward=loaded.target is not None or loaded.dO is not None)
 
     return key
 
@@ -148,10 +164,20 @@ def grade_class(
     manifest = read_manifest(directory)
     policy = Policy(tolerance, None, time_limit)
     if not is_zip(submissions):
-        return _grade_folder(directory, manifest, Path(submissions), policy, progress)
+        return _noted(_grade_folder(directory, manifest, Path(submissions), policy, progress))
     with unpacked(submissions) as archive:
         grades = _grade_folder(directory, manifest, archive.folder, policy, progress)
-        return _named_as_in(archive, grades)
+        return _noted(_named_as_in(archive, grades))
+
+
+def _noted(grades: ClassGrades) -> ClassGrades:
+    """Every file that was not marked, in the rows of the students it names."""
+    rows = {row.entry.folder: row for row in grades.rows}
+    for skipped in grades.unmatched:
+        for owner in skipped.owners:
+            if owner in rows:
+                rows[owner].unmarked_files.append(skipped)
+    return grades
 
 
 def _named_as_in(archive: Unpacked, grades: ClassGrades) -> ClassGrades:
@@ -192,6 +218,8 @@ def _grade_folder(
         if row.entry.folder in matched.conflicts:
             names = ", ".join(str(p) for p in matched.conflicts[row.entry.folder])
             row.error = f"more than one submission ({names}); none was marked"
+        elif row.file is not None:  # downloaded from another student's page: never marked
+            row.error = page_mismatch(directory, manifest, row.entry, row.file)
     handed_in = [r for r in rows if r.file is not None and r.error is None]
     pairs = [(_key_of(directory, r.entry), r.file) for r in handed_in if r.file is not None]
     marked = grade_pairs(pairs, policy, progress)
@@ -224,6 +252,10 @@ def grade_submission(
     """One student's file marked against their own problem, exactly as :func:`grade_class`
     marks it in the class (the Gradescope autograder marks one submission at a time)."""
     row = Graded(entry, file)
+    row.error = page_mismatch(Path(directory), manifest, entry, file)
+    if row.error is not None:
+        _score(row, None, manifest)
+        return row
     _score(
         row, mark(_key_of(Path(directory), entry), file, Policy(None, None, time_limit)), manifest
     )

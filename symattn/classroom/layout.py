@@ -40,6 +40,7 @@ from ..exercises import (
 )
 from ..render import render
 from .manifest import MANIFEST, Entry, Manifest
+from .page_ids import page_id
 from .roster import Student
 
 __all__ = ["check_target", "manifest_for", "quiz_items", "self_check_page", "write_class"]
@@ -123,6 +124,7 @@ def self_check_page(exercise: Exercise, lang: str) -> str:
         exercise.steps,
         title=str(data["title"]),
         vocabulary=vocabulary,
+        page_id=page_id(exercise.name, problem_toml(data)),
     )
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "moodle_grades_csv",
     "moodle_grades_notes",
     "points",
+    "row_notes",
 ]
 
 COLUMNS = (
@@ -66,7 +67,7 @@ def _rows(grades: ClassGrades) -> list[list[str]]:
             round_half_away(row.percent, 1),
             row.verdict,
             first or "",
-            ";".join(row.diagnoses) if row.error is None else row.error,
+            row.error or "; ".join(_unmarked_notes(row, words("en"))) or ";".join(row.diagnoses),
             *(marks.get(s, "") for s in steps),
         ]
         out.append(cells)
@@ -148,6 +149,30 @@ def _feedback_line(row: Graded, w: Words) -> str:
     return score + " " + w("grade.first_error", step=title)
 
 
+def _unmarked_notes(row: Graded, w: Words) -> list[str]:
+    """The files named for this student that were not marked, each with why."""
+    return [
+        w("grade.note.unmarked", file=str(s.path), why=w(f"grade.why.{s.why}", detail=s.detail))
+        for s in row.unmarked_files
+    ]
+
+
+def row_notes(row: Graded, w: Words, diagnoses: bool = True) -> list[str]:
+    """What a teacher reads in the student's row: why nothing was marked, the files named
+    for the student that were not marked, the mistakes (unless ``diagnoses`` is false),
+    too few places, a sheet that could not be made."""
+    notes = [row.error] if row.error else []
+    notes += _unmarked_notes(row, w)
+    if diagnoses and row.diagnoses and not row.error:
+        notes.append(", ".join(row.diagnoses))
+    if row.too_coarse:
+        places = row.entry.places if row.result is None else row.result.places
+        notes.append(w("grade.note.too_coarse", count=row.too_coarse, places=places))
+    if row.feedback_problem is not None:
+        notes.append(w("grade.feedback_failed", why=row.feedback_problem))
+    return notes
+
+
 def grades_text(grades: ClassGrades, lang: str = "en") -> str:
     """A summary to read on the terminal: one line per student, then what was not marked."""
     w = words(lang)
@@ -155,10 +180,7 @@ def grades_text(grades: ClassGrades, lang: str = "en") -> str:
     table = [head]
     for row in grades.rows:
         score = f"{points(row.score)}/{points(row.max_score)}"
-        notes = row.error or ", ".join(row.diagnoses)
-        if row.feedback_problem is not None:
-            failed = w("grade.feedback_failed", why=row.feedback_problem)
-            notes = f"{notes}; {failed}" if notes else failed
+        notes = "; ".join(row_notes(row, w))
         table.append(
             [row.entry.name or row.entry.folder, score, w(f"grade.verdict.{row.verdict}"), notes]
         )
@@ -197,6 +219,7 @@ def grades_json(grades: ClassGrades, lang: str = "en", show_key: bool = True) ->
             item["error"] = row.error
         if row.feedback_problem is not None:
             item["feedback_error"] = row.feedback_problem
+        item["notes"] = row_notes(row, words(lang), diagnoses=False)
         if row.result is not None:
             item["check"] = row.result.to_json(lang, show_key=show_key)
         students.append(item)

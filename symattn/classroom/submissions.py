@@ -22,7 +22,7 @@ import re
 import stat
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import SymattnError
@@ -50,6 +50,9 @@ class Skipped:
     path: Path
     why: str
     detail: str = ""
+    #: The students (folders) whose folder, id, email or name the file's name is: the
+    #: file is noted in their rows of the report, not only under it.
+    owners: tuple[str, ...] = ()
 
 
 @dataclass
@@ -157,22 +160,45 @@ def _keys(entry: Entry) -> set[str]:
     return keys
 
 
+def _owners(name: str, students: Sequence[Entry], keys: Sequence[set[str]]) -> list[str]:
+    """The folders of the students ``name`` (a file's or folder's name without its
+    suffix) is the folder, id, email or name of (``keys``: each student's names)."""
+    bare = _MOODLE.sub("", name)
+    wanted = {_norm(bare), _norm(folder_name(bare))}
+    owners = [e.folder for e, known in zip(students, keys) if wanted & known]
+    return _owner(owners, bare, students) if len(owners) > 1 else owners
+
+
+def _named(path: Path, students: Sequence[Entry], keys: Sequence[set[str]]) -> list[str]:
+    """Whose a file that is not marked is by its name, with its suffixes taken off one
+    by one: ``Bob.json.txt``, ``ada@example.org.pdf``, the folder ``Bob``."""
+    name = path.name
+    while name:
+        owners = _owners(name, students, keys)
+        if owners:
+            return owners
+        stem, dot, _ = name.rpartition(".")
+        name = stem if dot else ""
+    return []
+
+
 def match_submissions(root: Path, students: Sequence[Entry]) -> Matched:
-    """Every submission in ``root`` matched to exactly one student, or reported."""
+    """Every submission in ``root`` matched to exactly one student, or reported; what
+    is skipped names the students it would be (``Bob.pdf`` is Bob's)."""
     files, skipped = _candidates(root)
-    keys = [(entry.folder, _keys(entry)) for entry in students]
-    out = Matched(unmatched=list(skipped))
+    out = Matched()
+    keys = [_keys(entry) for entry in students]
+    for one in skipped:
+        out.unmatched.append(replace(one, owners=tuple(_named(one.path, students, keys))))
     claimed: dict[str, list[Path]] = {}
     for path, name in files:
-        bare = _MOODLE.sub("", name)
-        wanted = {_norm(bare), _norm(folder_name(bare))}
-        owners = [folder for folder, known in keys if wanted & known]
-        if len(owners) > 1:
-            owners = _owner(owners, bare, students)
+        owners = _owners(name, students, keys)
         if not owners:
             out.unmatched.append(Skipped(path, "no_student"))
         elif len(owners) > 1:
-            out.unmatched.append(Skipped(path, "several_students", ", ".join(owners)))
+            out.unmatched.append(
+                Skipped(path, "several_students", ", ".join(owners), tuple(owners))
+            )
         else:
             claimed.setdefault(owners[0], []).append(path)
     for folder, paths in claimed.items():

@@ -142,7 +142,7 @@ def summarize(grades: ClassGrades, lang: str = "en") -> ClassSummary:
         name=grades.directory.resolve().name,
         students=len(rows),
         marked=len(marked),
-        unmarked=sum(r.error is not None for r in rows),
+        unmarked=sum(r.verdict == "error" for r in rows),
         steps=tuple(steps),
         mistakes=tuple(
             Counted(

@@ -27,6 +27,8 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``symattn ARGV`` (``sys.argv[1:]`` by default); return the exit status."""
+    if signal.getsignal(signal.SIGINT) is getattr(_package(), "_interrupted_while_starting", 0):
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt
     try:
         commands = _import_commands()
     except KeyboardInterrupt:
@@ -39,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     status: int = commands.main(argv)
     return status
+
+
+def _package() -> ModuleType:
+    return sys.modules[__name__.rpartition(".")[0]]
 
 
 def _import_commands() -> ModuleType:

@@ -12,6 +12,7 @@ from ..errors import SymattnError
 from ..load.topic_reading import LAYOUTS
 from ..output import ProgressBar, say, write_binary, write_output
 from ..topics import drawn
+from ..topics.draw import EXTRA_DRAWS
 from ..words import LANGUAGES
 from .options import time_limit_option
 from .paths import PathUse, check_paths
@@ -63,7 +64,7 @@ def add_exercises(commands: Any) -> None:
         dest="topics",
         metavar="TOPICS",
         default="",
-        help=f"more of the attention unit, comma-separated: {', '.join(drawn())}",
+        help=f"more of the attention unit, comma-separated: {', '.join((*drawn(), *EXTRA_DRAWS))}",
     )
     ex.add_argument(
         "--layout",

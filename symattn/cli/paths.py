@@ -34,7 +34,8 @@ def check_paths(inputs: Sequence[PathUse], outputs: Sequence[PathUse | None]) ->
 
     Every writing command calls this with all it reads and all it writes.  An output is
     refused (one line naming both paths) when it is the same file as an input or as
-    another output (through links too), when it lies inside a folder the command reads
+    another output (through links too, and a hard link of a file inside a folder the
+    command reads or writes), when it lies inside a folder the command reads
     or writes, or when it is a folder that holds one of them.  Each output is also
     looked at alone, as far as it can be cheaply known: a file output must not be a
     folder or ``/dev/full``, and its folder must exist and be writable; a folder output
@@ -98,6 +99,27 @@ def _inside(inner: str | os.PathLike[str], outer: str | os.PathLike[str]) -> boo
     return os.path.realpath(inner).startswith(root)
 
 
+def _hard_link_in(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> str | None:
+    """The file in ``folder`` (at any depth) that the existing file ``path`` is another
+    hard link of, if any: only a file with more than one link is looked for."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode) or status.st_nlink < 2:
+        return None
+    for root, _, files in os.walk(folder):
+        for name in files:
+            inner = os.path.join(root, name)
+            try:
+                found = os.stat(inner)
+            except OSError:
+                continue
+            if (found.st_dev, found.st_ino) == (status.st_dev, status.st_ino):
+                return inner
+    return None
+
+
 def _is_folder(place: PathUse) -> bool:
     return place.folder or os.path.isdir(place.path)
 
@@ -113,6 +135,11 @@ def _check_pair(out: PathUse, other: PathUse) -> None:
     if _is_folder(other) and _inside(out.path, other.path):
         raise SymattnError(
             f"{_shown(out)}: lies inside {_shown(other)}; choose a path outside that folder"
+        )
+    linked = _hard_link_in(out.path, other.path) if _is_folder(other) else None
+    if linked is not None:
+        raise SymattnError(
+            f"{_shown(out)}: is the same file as {linked} in {_shown(other)}; choose another path"
         )
     if _is_folder(out) and _inside(other.path, out.path):
         raise SymattnError(

@@ -37,10 +37,16 @@ def problem_toml(data: dict[str, Any]) -> str:
     else:
         lines.append(f"tokens = {json.dumps(data['tokens'], ensure_ascii=False)}")
         lines.append(f"X = {_matrix_toml(data['X'])}")
+    if "memory" in data:  # cross-attention: the keys and values come from the memory
+        lines.append(f"memory = {_matrix_toml(data['memory'])}")
+        lines.append(f"memory_tokens = {json.dumps(data['memory_tokens'], ensure_ascii=False)}")
     for key in ("W_Q", "W_K", "W_V"):
         lines.append(f"{key} = {_matrix_toml(data[key])}")
     if data.get("heads", 1) > 1:
         lines.append(f"heads = {data['heads']}")
+    for key in ("W_O", "target"):  # after the heads; a target asks for the backward pass
+        if key in data:
+            lines.append(f"{key} = {_matrix_toml(data[key])}")
     if "scale" in data:  # a topic's scores may be unscaled
         lines.append(f'scale = "{data["scale"]}"')
     lines.append(f'mask = "{data["mask"]}"')

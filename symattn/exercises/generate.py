@@ -39,6 +39,7 @@ from ..steps import Kind
 from ..topics import by_name, drawn, laid_out
 from ..topics.base import Topic
 from ..words import LANGUAGES, words
+from .extras import EXTRAS, check_extras, draw_extras
 from .nice import scores_nice
 from .rules import derived_flaw, given_flaw
 
@@ -56,7 +57,7 @@ HOPELESS = 30_000
 #: Most decimal places a sheet may ask for.
 MAX_PLACES = 8
 #: The topics an exercise can be drawn with (``--with``): those with a draw of their own.
-DRAWN = drawn()
+DRAWN = drawn() + EXTRAS
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,7 @@ class ExerciseOptions:
                 object.__setattr__(self, "heads", heads)
         for topic in self.drawn:
             topic.check_options(self)
+        check_extras(self, self.drawn)
         if self.level not in LEVELS:
             raise SymattnError(f"expected 1, 2 or 3, found {self.level}", option="level")
         if not 1 <= self.heads <= 4:
@@ -130,7 +132,7 @@ class ExerciseOptions:
     @property
     def drawn(self) -> list[Topic]:
         """The topics of this exercise, in the order ``--with`` lists them."""
-        return [by_name(name) for name in self.topics]
+        return [by_name(name) for name in self.topics if name not in EXTRAS]
 
     @property
     def shape(self) -> tuple[int, int, int, int]:
@@ -263,6 +265,7 @@ def _draw(
     }
     for topic in options.drawn:
         topic.draw(rng, options, data, matrix)
+    draw_extras(rng, options, data, matrix)
     return data, sentence
 
 
@@ -313,7 +316,10 @@ def _one(
         try:
             if sentence is not None and list(problem.tokens or ()) != sentence:
                 continue  # the text must cut into the words it was made of
-            key = derivation(load(dict(data)) if options.layout == "column" else problem)
+            key = derivation(
+                load(dict(data)) if options.layout == "column" else problem,
+                backward="target" in data,
+            )
         except (SymattnError, NotApplicable):
             continue  # a draw the topic cannot take (a LayerNorm row of variance 0, say)
         if key.crosscheck is None or not key.crosscheck.passed:

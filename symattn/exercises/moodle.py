@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import isqrt, lcm
 
+from ..check.pair_tables import pair_tables
 from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
@@ -152,14 +153,20 @@ def _question_text(item: QuizItem, w: Words) -> str:
         raise SymattnError(f"{item.name}: places: expected 0 … 10, found {item.places}")
     if not item.steps:
         raise SymattnError(f"{item.name}: no steps to ask for")
-    tables = mistake_tables(item.key, item.places)
+    tables = [*mistake_tables(item.key), *pair_tables(item.key)]  # every value, unrounded
     blocks = [f"<p>{_esc(w('moodle.intro', places=item.places))}</p>", *_given(item, w)]
     weights = _weights(item)
+    view = view_of(item.key.problem.layout)  # each step as the problem's layout writes it
     for number, step_id in enumerate(item.steps, start=1):
         step = item.key.step(step_id)
         fields = entry_fields(item.key, step_id, item.places, weights[step_id], tables, w)
+        labels = (
+            (step.col_labels, step.row_labels)
+            if view.columns
+            else (step.row_labels, step.col_labels)
+        )
         blocks.append(f"<h3>{_esc(w.heading(number, title_of(step, w)))}</h3>")
-        blocks.append(_matrix(step_id, _cells(fields), step.row_labels, step.col_labels))
+        blocks.append(_matrix(step_id, view.matrix(_cells(fields)), *labels))
     return "<div>\n" + "\n".join(blocks) + "\n</div>"
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..derivation import Derivation
 from ..numbers import NegInf, round_half_away
+from ..topics.base import per_head
 
 __all__ = ["derived_flaw", "given_flaw", "head_prefixes"]
 
@@ -54,8 +55,8 @@ def given_flaw(data: Mapping[str, Any]) -> str | None:
 
 
 def head_prefixes(key: Derivation) -> list[str]:
-    heads = key.problem.heads
-    return [""] if heads == 1 else [f"h{t + 1}." for t in range(heads)]
+    """The heads' step prefixes ("h1.", …; "" for one head without W_O)."""
+    return list(per_head(key.problem))
 
 
 def _rows(key: Derivation, step_id: str) -> Sequence[Sequence[Any]]:

@@ -10,13 +10,14 @@
  * the key; `invalid` when it cannot be read; `wrong` otherwise.  A step with a wrong entry
  * is explained by each mistake model whose values fit every entry typed in the step (and
  * the key does not); weaker models only when no other fits.  The key's values and the
- * mistakes' values come from the page's data: the page computes nothing about attention.
- * Errors carried from the student's own earlier numbers are not recomputed here.
+ * mistakes' values come from the page's data.  These key-only rules mark a page whose plan
+ * has a kind of step that self_check_marking.js cannot evaluate; every other page is marked
+ * by self_check_marking.js, from the student's own earlier numbers as `check` marks them.
  */
 (function (root) {
   "use strict";
   const DIGITS = 28; // the precision of check's comparisons
-  const MARKS = { ok: "✓", wrong: "✗", too_coarse: "✗", invalid: "?" };
+  const MARKS = { ok: "✓", wrong: "✗", too_coarse: "✗", invalid: "?", carried: "↪" };
 
   /** The rules of marking, given the reader R and the decimal places asked (or null). */
   function rules(R, places) {
@@ -98,44 +99,113 @@
     return { close, tooCoarse, exactClose, mark, diagnose };
   }
 
+  // -- what is typed: kept in the browser, handed in as answers.json -----------------------
+  /** The key the page keeps what is typed under (its page id; a page of no class: its
+   *  address). */
+  function storageKey(pageId, address) {
+    return "symattn-self-check:" + (pageId || address);
+  }
+
+  /** The typed boxes as an answers file's steps: ``cells`` [{step, row, col, value}]
+   *  (1-based, as the inputs' data- attributes), ``shapes`` {step: [rows, cols]} as the
+   *  page writes each step.  Only steps with something typed; a blank box is null. */
+  function gather(cells, shapes) {
+    const out = {};
+    for (const cell of cells) {
+      if (cell.value.trim() === "") continue;
+      if (!(cell.step in out)) {
+        const [rows, cols] = shapes[cell.step];
+        out[cell.step] = Array.from({ length: rows }, () => Array(cols).fill(null));
+      }
+      out[cell.step][cell.row - 1][cell.col - 1] = cell.value;
+    }
+    return out;
+  }
+
+  /** answers.json as `symattn check` and `symattn grade` read it (docs/answers-format.md):
+   *  "page_id" first, then each step one row a line, in the page's order. */
+  function answersFile(pageId, grids, order) {
+    const parts = pageId ? ["  \"page_id\": " + JSON.stringify(pageId)] : [];
+    for (const step of order) {
+      if (!(step in grids)) continue;
+      const rows = grids[step].map((row) => "    [" + row.map((x) => JSON.stringify(x)).join(", ") + "]");
+      parts.push("  " + JSON.stringify(step) + ": [\n" + rows.join(",\n") + "\n  ]");
+    }
+    return "{\n" + parts.join(",\n") + "\n}\n";
+  }
+
+  /** Keep ``grids`` (nothing typed: forget); a browser that keeps nothing is no error. */
+  function save(storage, key, grids) {
+    try {
+      if (Object.keys(grids).length) storage.setItem(key, JSON.stringify(grids));
+      else storage.removeItem(key);
+      return true;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  /** What was kept under ``key``: {step: grid of strings or null}, or {} (nothing kept,
+   *  storage refused, or something that is not such a grid). */
+  function restore(storage, key) {
+    let kept;
+    try {
+      kept = JSON.parse(storage.getItem(key) || "{}");
+    } catch (error) {
+      return {};
+    }
+    const out = {};
+    if (kept === null || typeof kept !== "object" || Array.isArray(kept)) return out;
+    for (const [step, grid] of Object.entries(kept)) {
+      const fine = Array.isArray(grid) && grid.every((row) => Array.isArray(row) &&
+        row.every((x) => x === null || typeof x === "string"));
+      if (fine) out[step] = grid;
+    }
+    return out;
+  }
+
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
   }
 
-  /** The page: every input marked as it is typed. */
-  function run(R, document) {
+  /** The page: every input marked as it is typed.  With the rules of `check` as data
+   *  (SymattnMarking, data.marking), the whole sheet is marked at each change, as `check`
+   *  marks it: carried rounding, carried-forward credit, two mistakes at once and slips;
+   *  a page whose plan has a kind of step that script cannot evaluate is marked against
+   *  the key alone (rules() above). */
+  function run(R, M, document) {
     const data = JSON.parse(document.getElementById("symattn-self-check").textContent);
     const WORDS = data.words;
     const marking = rules(R, data.places);
+    const sheet = M && data.marking && data.marking.supported
+      ? M.marking(R, data.marking, data.places) : null;
     const NOTES = {
       too_coarse: WORDS.too_coarse_note,
       invalid: WORDS.invalid_note,
       exact_close: WORDS.exact_close_note,
     };
+    const TITLES = Object.fromEntries(data.steps.map((step) => [step.id, step.title]));
     const matrix = (rows) => rows.map((row) => row.map(R.parseDecimal));
     const steps = data.steps.map((step) => ({
       id: step.id,
       key: matrix(step.key),
-      mistakes: step.mistakes.map((m) => ({ ...m, values: matrix(m.values) })),
+      mistakes: step.mistakes.map((m) => ({ ...m, values: m.values && matrix(m.values) })),
       section: document.querySelector('section.step[data-step="' + CSS.escape(step.id) + '"]'),
       entries: new Map(), // "i,j" → {i, j, name, status, reading, note}
+      diagnosis: [],
+      note: null,
     }));
 
-    function markEntry(step, input) {
-      const i = Number(input.dataset.row) - 1;
-      const j = Number(input.dataset.col) - 1;
+    function show(input, entry) {
       const mark = document.getElementById("mk-" + input.id.slice(3));
-      const entry = marking.mark(input.value, step.key[i][j]);
       mark.replaceChildren();
       if (entry === null) {
-        step.entries.delete(i + "," + j);
         input.removeAttribute("data-status");
         mark.removeAttribute("data-mark");
         input.removeAttribute("aria-invalid");
         mark.removeAttribute("title");
         return;
       }
-      step.entries.set(i + "," + j, { ...entry, i, j, name: input.getAttribute("aria-label") });
       input.setAttribute("data-status", entry.status);
       input.setAttribute("aria-invalid", entry.status === "ok" ? "false" : "true");
       mark.setAttribute("data-mark", entry.status); // data-status is the inputs' alone
@@ -144,6 +214,48 @@
       said.className = "vh";
       said.textContent = " " + WORDS[entry.status];
       mark.append(MARKS[entry.status], said);
+    }
+
+    /** Key-only marking of one entry (a page whose rules the script cannot run). */
+    function markEntry(step, input) {
+      const i = Number(input.dataset.row) - 1;
+      const j = Number(input.dataset.col) - 1;
+      const entry = marking.mark(input.value, step.key[i][j]);
+      if (entry === null) step.entries.delete(i + "," + j);
+      else step.entries.set(i + "," + j, { ...entry, i, j, name: input.getAttribute("aria-label") });
+      show(input, entry);
+    }
+
+    /** The whole sheet, as `check` marks it. */
+    function markSheet() {
+      const typed = {};
+      const cells = new Map();
+      for (const input of inputs) {
+        const step = byId.get(input.dataset.step);
+        const i = Number(input.dataset.row) - 1;
+        const j = Number(input.dataset.col) - 1;
+        const read = R.readEntry(input.value);
+        cells.set(input, [step, i, j, read]);
+        if (read === null) continue;
+        if (!(step.id in typed)) typed[step.id] = step.key.map((row) => row.map(() => null));
+        typed[step.id][i][j] = { text: input.value, reading: read.ok ? read.reading : null };
+      }
+      const marked = sheet.markSheet(typed);
+      for (const step of steps) {
+        step.entries.clear();
+        step.diagnosis = marked[step.id] ? marked[step.id].diagnosis : [];
+        step.note = marked[step.id] ? marked[step.id].note : null;
+      }
+      for (const [input, [step, i, j, read]] of cells) {
+        if (read === null) {
+          show(input, null);
+          continue;
+        }
+        const got = marked[step.id].entries.find((e) => e.i === i && e.j === j);
+        const entry = { status: got.status, note: got.note, i, j, name: input.getAttribute("aria-label") };
+        step.entries.set(i + "," + j, entry);
+        show(input, entry);
+      }
     }
 
     function markStep(step) {
@@ -156,10 +268,20 @@
         item.textContent = fill(WORDS.entry_note, { name: entry.name, message: NOTES[entry.note] });
         notes.appendChild(item);
       }
+      if (step.note) {
+        const item = document.createElement("li");
+        item.setAttribute("data-note", step.note.kind);
+        const named = step.note.steps.map((s) => TITLES[s] || s).join(", ");
+        item.textContent = fill(WORDS[step.note.kind + "_note"], { steps: named });
+        notes.appendChild(item);
+      }
       const shown = step.section.querySelector(".diagnoses");
       shown.replaceChildren();
-      for (const mistake of marking.diagnose(ordered, step.mistakes)) {
-        const selector = 'template[data-template="' + mistake.template + '"]';
+      const found = sheet ? step.diagnosis : marking.diagnose(ordered, step.mistakes.filter((m) => m.values));
+      for (const mistake of found) {
+        const known = step.mistakes.find((m) => m.id === mistake.id);
+        if (known === undefined) continue;
+        const selector = 'template[data-template="' + known.template + '"]';
         shown.appendChild(document.querySelector(selector).content.firstElementChild.cloneNode(true));
       }
       const total = step.key.length * step.key[0].length;
@@ -181,25 +303,75 @@
 
     const inputs = [...document.querySelectorAll("input[data-step]")];
     const byId = new Map(steps.map((step) => [step.id, step]));
-    for (const input of inputs) {
-      const step = byId.get(input.dataset.step);
-      input.addEventListener("input", () => {
+    let storage = null;
+    try {
+      storage = root.localStorage; // a browser may refuse it (file://, private windows)
+    } catch (error) {
+      storage = null;
+    }
+    const KEPT = storageKey(data.page_id, document.location.pathname);
+    const shapes = Object.fromEntries(steps.map((s) => [s.id, [s.key.length, s.key[0].length]]));
+    const typed = () =>
+      gather(
+        inputs.map((input) => ({
+          step: input.dataset.step,
+          row: Number(input.dataset.row),
+          col: Number(input.dataset.col),
+          value: input.value,
+        })),
+        shapes
+      );
+    if (storage) {
+      const kept = restore(storage, KEPT);
+      for (const input of inputs) {
+        const row = (kept[input.dataset.step] || [])[Number(input.dataset.row) - 1] || [];
+        const value = row[Number(input.dataset.col) - 1];
+        if (typeof value === "string") input.value = value;
+      }
+    }
+    const download = document.querySelector('[data-action="download-answers"]');
+    if (download) {
+      download.addEventListener("click", () => {
+        const text = answersFile(data.page_id, typed(), steps.map((s) => s.id));
+        const link = document.createElement("a");
+        link.download = "answers.json";
+        link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+      });
+    }
+    function update(step, input) {
+      if (storage) save(storage, KEPT, typed());
+      if (sheet) {
+        markSheet();
+        steps.forEach(markStep);
+      } else {
         markEntry(step, input);
         markStep(step);
-        markTotal();
-      });
+      }
+      markTotal();
+    }
+    for (const input of inputs) {
+      const step = byId.get(input.dataset.step);
+      input.addEventListener("input", () => update(step, input));
       input.addEventListener("keydown", (event) => {
         if (event.key !== "Enter") return; // Enter: on to the next box, as in a spreadsheet
         event.preventDefault();
         const next = inputs[inputs.indexOf(input) + 1];
         if (next) next.focus();
       });
-      if (input.value) markEntry(step, input); // a value the browser kept from last time
+      if (input.value && !sheet) markEntry(step, input); // a value the browser kept
     }
+    if (sheet) markSheet();
     steps.forEach(markStep);
     markTotal();
+    return { update };
   }
 
-  if (typeof module === "object" && module.exports) module.exports = { rules, MARKS };
-  else run(root.SymattnReader, root.document);
+  if (typeof module === "object" && module.exports) {
+    module.exports = { rules, MARKS, storageKey, gather, answersFile, save, restore };
+  }
+  else root.SymattnPage = run(root.SymattnReader, root.SymattnMarking, root.document);
 })(typeof globalThis !== "undefined" ? globalThis : this);

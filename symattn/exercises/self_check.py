@@ -3,19 +3,16 @@
 :func:`render_self_check` writes one self-contained HTML5 page (its style, script and
 data inline; nothing fetched, so it works from ``file://``): the given matrices and
 sentences of the exercise sheet, typeset as on the derivation page; then, for each step,
-one ``<input>`` per entry laid out as the matrix.  The page's script marks each entry as
-it is typed, by the rules of ``symattn check``: the reader of answers is a port of
-symattn's own (``self_check_reader.js``, tested against the Python reader), the
-tolerance is one unit of the last place written (exact answers: equal), and ``places``
-makes a decimal with fewer places ``too_coarse``.  When a step has a wrong entry and
-every entry typed fits what a mistake model gives (and not the key), the page names the
-mistake with its sentence (:func:`~symattn.check.tables.mistake_tables`).
-
-The page computes nothing about attention: the key's values and each mistake's values
-are embedded as decimal strings, so **the page contains the answers** in its source.
+one ``<input>`` per entry laid out as the matrix.  The page marks the whole sheet as it is
+typed, as ``symattn check`` marks it: the reader of answers is a port of symattn's own
+(``self_check_reader.js``), and ``self_check_marking.js`` works the typed numbers through
+the rules that :mod:`.page_rules` writes into the page (carried rounding, carried-forward
+entries, the mistakes, two at once, slips).  The key is in the page's data: **the page
+contains the answers** in its source.  What is typed is kept in the browser per
+``page_id`` and downloaded as ``answers.json``.
 
 Inputs carry ``data-step``, ``data-row``, ``data-col`` (1-based) and, once something is
-typed, ``data-status`` (``ok``, ``wrong``, ``too_coarse``, ``invalid``); a diagnosis
+typed, ``data-status`` (``ok``, ``carried``, ``wrong``, ``too_coarse``, ``invalid``); a diagnosis
 shows as an element with ``data-diagnosis`` (the mistake's id).
 
 >>> import symattn
@@ -67,8 +64,13 @@ from ..steps import Kind
 from ..version import __version__
 from ..words import Words, words
 from .given import given_of
+from .page_rules import marking_data, nameable
+from .script_words import script_words
 
-__all__ = ["SELF_CHECK_CSS", "render_self_check", "script"]
+__all__ = ["SCRIPTS", "SELF_CHECK_CSS", "render_self_check", "script"]
+
+#: The page's scripts, in the order the page loads them.
+SCRIPTS = ("self_check_reader.js", "self_check_marking.js", "self_check.js")
 
 #: The page's own style: the answer grids, the marks, and what print and a phone do.
 #: The page's style sheet (self_check.css beside this module).
@@ -292,22 +294,26 @@ def _diagnoses(
                     "values": _written(view, values),
                 }
             )
+    named: dict[str, int] = {}  # a mistake named without its numbers: the slip, a pair, …
+    for step_id in steps:
+        shown = {m["id"] for m in found[step_id]}
+        for mistake_id in nameable(key, step_id):
+            if mistake_id in shown:
+                continue
+            if mistake_id not in named:
+                named[mistake_id] = len(templates)
+                name = esc(mistake_name(w, mistake_id, Naming(key.problem.layout).variant))
+                why = f"selfcheck.why.{mistake_id}"  # a sentence without its numbers
+                said = f" — {esc(w(why))}" if w.has(why) else ""
+                templates.append(
+                    f'<template data-template="{named[mistake_id]}"><div class="diagnosis" '
+                    f'data-diagnosis="{esc(mistake_id)}"><strong>{name}</strong>{said}</div>'
+                    "</template>"
+                )
+            found[step_id].append(
+                {"id": mistake_id, "weaker": False, "template": named[mistake_id], "values": None}
+            )
     return found, templates
-
-
-def _words(w: Words, places: int | None) -> dict[str, str]:
-    """The page's words that the script shows (``{…}`` filled in by the script)."""
-    said = {status: w(f"selfcheck.mark.{status}") for status in ("ok", "wrong", "too_coarse")}
-    return {
-        **said,
-        "invalid": w("selfcheck.mark.invalid"),
-        "too_coarse_note": w("entry.too_coarse", places=places) if places else "",
-        "invalid_note": w.template("selfcheck.invalid"),
-        "exact_close_note": w.template("selfcheck.exact_close"),
-        "entry_note": w.template("selfcheck.entry_note"),
-        "tally": w.template("selfcheck.tally"),
-        "total": w.template("selfcheck.total"),
-    }
 
 
 def render_self_check(
@@ -318,13 +324,16 @@ def render_self_check(
     title: str | None = None,
     notation: str = "matrix",
     vocabulary: Sequence[tuple[str, Sequence[object]]] = (),
+    page_id: str | None = None,
 ) -> str:
     """The self-check page of one exercise (``key``), in ``lang``.
 
     ``steps``: the steps to answer (default: every answer step but the given ones);
     ``places``: the decimal places an inexact answer must have (None: any);
     ``vocabulary``: the whole vocabulary of a problem that starts from text, each token
-    with its embedding row in id order — then the lookup (ids, X) can be asked for."""
+    with its embedding row in id order — then the lookup (ids, X) can be asked for;
+    ``page_id``: whose page it is (classroom/page_ids.py), kept with what is typed and
+    written into the answers file the page downloads."""
     w = words(lang)
     problem = key.problem
     if problem.symbolic:
@@ -345,8 +354,9 @@ def render_self_check(
     mistakes, templates = _diagnoses(key, chosen, places, w)
     data = {
         "lang": lang,
+        "page_id": page_id,
         "places": places,
-        "words": _words(w, places),
+        "words": script_words(w, places),
         "steps": [
             {
                 "id": step_id,
@@ -354,9 +364,11 @@ def render_self_check(
                     [_decimal(v) for v in row] for row in view.matrix(key.step(step_id).values)
                 ],
                 "mistakes": mistakes[step_id],
+                "title": title_of(key.step(step_id), w),
             }
             for step_id in chosen
         ],
+        "marking": marking_data(key),
     }
     intro = w("selfcheck.places", places=places) if places else w("selfcheck.no_places")
     body = [
@@ -364,14 +376,15 @@ def render_self_check(
         f"<p>{esc(w('selfcheck.intro'))} {esc(intro)}</p>",
         f"<noscript><p>{esc(w('selfcheck.noscript'))}</p></noscript>",
         '<p class="tally" id="total" aria-live="polite"></p>',
+        f'<p class="hand-in"><button type="button" data-action="download-answers">'
+        f"{esc(w('selfcheck.download'))}</button> {esc(w('selfcheck.kept'))}</p>",
         "<main>",
         *_given(key, w, printer, vocabulary),
         *(_step(key, s, k, w, printer) for k, s in enumerate(chosen, start=1)),
         "</main>",
         *templates,
         f'<script type="application/json" id="symattn-self-check">{_json(data)}</script>',
-        f"<script>\n{script('self_check_reader.js')}</script>",
-        f"<script>\n{script('self_check.js')}</script>",
+        *(f"<script>\n{script(name)}</script>" for name in SCRIPTS),
     ]
     footer = esc(w("selfcheck.footer", version=__version__))
     head = f"<style>\n{SELF_CHECK_CSS}</style>\n"

@@ -766,7 +766,7 @@
 
   const api = {
     PRECISION, Dec, ReadError, ZERO, ONE, NEG_INF,
-    add, sub, mul, div, sqrt, exp, ln, abs, neg, cmp, finish, parseDecimal,
+    add, sub, mul, div, sqrt, exp, ln, tanh, abs, neg, cmp, finish, parseDecimal,
     tokens, parse, strip, readAnswer, readEntry,
   };
   if (typeof module === "object" && module.exports) module.exports = api;

@@ -21,6 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from ..budget import TimeLimitExceeded, time_budget
 from ..errors import SymattnError
 from .balls import MAX_BITS, DigitsUnavailable
 from .context import near_tie, round_half_away
@@ -33,6 +34,11 @@ _SPARE_DIGITS = 30
 #: Most significant digits a value is evaluated to before it is called undecidable
 #: (about :data:`~symattn.numbers.balls.MAX_BITS` bits, as for the other values).
 _MAX_DIGITS = int(MAX_BITS / 3.33)
+#: Seconds each rewriting may take to show that a value near a tie is a rational: SymPy's
+#: radsimp of a large LayerNorm form (γ·(x − μ)/√σ² with d = 2 is ±γ, a tie when β is a
+#: half) can run for minutes.  Past it, the next rewriting is tried.
+MAX_REWRITE_SECONDS = 2.0
+_REWRITING = "showing that a value is an exact rational"
 _TOO_CLOSE = (
     "the value is too close to a rounding tie to decide its digits, and its exact form "
     "does not simplify to a rational"
@@ -58,8 +64,13 @@ def exact_rational(expr: Any) -> Fraction | None:
     )
     for rewrite in rewritings:
         try:
-            found = rewrite(expr)
-        except SymattnError:  # a time limit: not a rewriting that failed
+            with time_budget(MAX_REWRITE_SECONDS, _REWRITING):
+                found = rewrite(expr)
+        except TimeLimitExceeded as exc:
+            if not str(exc.args[0] if exc.args else "").startswith(_REWRITING):
+                raise  # the command's own time limit
+            continue
+        except SymattnError:
             raise
         except (ValueError, TypeError, NotImplementedError, ArithmeticError):
             continue

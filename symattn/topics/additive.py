@@ -33,6 +33,7 @@ from . import additive_numpy
 from .base import Builder, KindRules, LoadContext, Matrices, Topic, Writer
 from .cells import CellRefs
 from .common import call
+from .page_rule import PageRule
 
 __all__ = ["ADDITIVE_HIDDEN", "D_A", "TANH_SCORE", "TOPIC", "AdditiveConfig"]
 
@@ -200,6 +201,13 @@ class Additive(Topic):
             ),
             _write_hidden,
             cells=_hidden_cells,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => {
+  const qw = o.matmul(args[0], args[2], p);
+  const ku = o.matmul(args[1], args[3], p);
+  return qw.flatMap((a) => ku.map((b) => a.map((x, c) => o.add(x, b[c], p))));
+}"""
+            ),
         ),
         KindRules(
             TANH_SCORE,
@@ -207,6 +215,15 @@ class Additive(Topic):
             lambda spec, args, p, given: decimal_tanh_score(args[0], args[1], p.n),
             _write_scores,
             cells=_score_cells,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => {
+  const m = args[0].length / k.n;
+  const flat = args[0].map((row) =>
+    o.sum(row.map((h, r) => o.mul(o.R.tanh(h, p), args[1][r][0], p)), p));
+  return Array.from({ length: k.n }, (_, i) => flat.slice(i * m, (i + 1) * m));
+}""",
+                lambda spec, p, shape: {"n": p.n},
+            ),
         ),
     )
     names: ClassVar[Mapping[str, Names]] = {

@@ -1,15 +1,12 @@
 """What a topic is: one unit of code for one more piece of the attention unit.
 
 A :class:`Topic` says everything about itself in one module: the problem-file keys it
-reads into a frozen config (:class:`~symattn.problem.TopicConfig`, kept in
-``Problem.topics``), the steps it adds to the plan at named points (after X, after Q and
-K, the scores, on the scores, after attention), its kinds of step (exact rule, decimal
-rule, how it is written: :class:`KindRules`), its mistake models, its names and symbols on
-paper, the sentences of the Given section, its exercise draw, and which topics it does
-not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.
-
-The core (load, plan, compute, render, check, exercises) loops over the registry of
-:mod:`symattn.topics` and names no topic; every hook here is a no-op by default.
+reads into a frozen config (:class:`~symattn.problem.TopicConfig`, in ``Problem.topics``),
+the steps it adds to the plan at named points (after X, after Q and K, the scores, on the
+scores, after attention), its kinds of step (:class:`KindRules`), its mistake models, its
+names on paper, the Given section's sentences, its exercise draw, and which topics it does
+not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.  The core
+loops over the registry of :mod:`symattn.topics`, naming no topic; every hook is a no-op.
 """
 
 from __future__ import annotations
@@ -22,14 +19,16 @@ from typing import Any, ClassVar, Protocol
 from ..errors import SymattnError, where
 from ..formula import Math, Number, Result
 from ..ids import head_prefix
+from ..messages import Piece
 from ..numbers import Surd
 from ..printing import Names
 from ..problem import Mask, Matrix, Problem, TopicConfig
 from ..steps import Kind, Ref, Source, Step, StepSpec
-from ..words import MathName, Words
+from ..words import Words
 from .cells import CellRule
 from .draw import Draw, DrawOptions, Matrices
 from .mistake import Compute, Mistake, Run, on, plan_change
+from .page_rule import PageRule
 
 __all__ = [
     "Builder",
@@ -85,7 +84,7 @@ class Writer(Protocol):
     @property
     def symbolic(self) -> bool: ...
 
-    def say(self, *parts: str | Math | MathName) -> None: ...
+    def say(self, *parts: Piece) -> None: ...
 
     def show(self, lines: list[Any]) -> None: ...
 
@@ -127,6 +126,7 @@ class KindRules:
     write: WriteRule
     closed: bool = False
     cells: CellRule | None = None
+    page: PageRule | None = None  # its decimal rule on the self-check page
 
 
 # -- the problem file --------------------------------------------------------------------------
@@ -286,23 +286,22 @@ class Builder:
 class Topic:
     """One topic; subclass it, set what applies, and override the hooks it needs."""
 
-    #: The name ``exercises --with`` and docs/topics.md use.
-    name: ClassVar[str] = ""
+    name: ClassVar[str] = ""  # as ``exercises --with`` and docs/topics.md name it
     #: The problem-file keys it reads.
     keys: ClassVar[tuple[str, ...]] = ()
     #: How a problem file asks for it, in an error message (its key, or 'score = …').
     asked: ClassVar[str] = ""
     #: Derived with ``--backward`` too.
     backward: ClassVar[bool] = False
+    with_memory: ClassVar[bool] = True  # goes with cross-attention (a memory's keys)
     #: Its kinds of step, mistake models, names on paper and symbols (LaTeX, Unicode).
     kinds: ClassVar[tuple[KindRules, ...]] = ()
     mistakes: ClassVar[tuple[Mistake, ...]] = ()
     names: ClassVar[Mapping[str, Names]] = {}
     symbols: ClassVar[Mapping[str, tuple[str, str]]] = {}
-    #: Its problem-file matrices that the column layout writes transposed (the vectors
-    #: are written as they are in both layouts).
+    #: Its problem-file matrices that the column layout writes transposed; its names
+    #: written the same in both layouts (vectors, angles).
     laid_out: ClassVar[tuple[str, ...]] = ()
-    #: Its names written the same in both layouts (vectors, angles).
     fixed: ClassVar[tuple[str, ...]] = ()
     #: Given matrices that the Given section shows with the W's.
     shown: ClassVar[tuple[str, ...]] = ()
@@ -357,9 +356,7 @@ class Topic:
         return None
 
     # -- how it is written ---------------------------------------------------------------
-    def notes(
-        self, problem: Problem, config: Any, words: Words
-    ) -> Sequence[tuple[str | Math | MathName, ...]]:
+    def notes(self, problem: Problem, config: Any, words: Words) -> Sequence[tuple[Piece, ...]]:
         """The Given section's sentences about this topic (after the scale)."""
         return []
 
@@ -386,6 +383,9 @@ class Topic:
     def kv_heads(self, options: Any) -> int | None:
         """The exercise's K/V heads, when this topic decides them."""
         return None
+
+    def draws_backward(self, options: Any) -> bool:  # may the exercise ask for gradients?
+        return self.backward
 
     def draw(
         self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices

@@ -43,6 +43,7 @@ from .block_kinds import (
     layer_norm,
 )
 from .cells import CellRefs
+from .page_rule import PageRule
 
 __all__ = ["TOPIC", "BlockConfig"]
 
@@ -132,6 +133,7 @@ def _affine_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
 
 class Block(Topic):
     name = "block"
+    with_memory = False  # attends over its own tokens
     asked = "block"
     fixed = ("gamma", "beta", "b_1", "b_2")
     keys = ("block", "norm", "eps", "gamma", "beta", "W_1", "b_1", "W_2", "b_2")
@@ -145,6 +147,30 @@ class Block(Topic):
             block_writing.layer_norm_step,
             closed=True,
             cells=_norm_cells,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => {
+  if (args[0][0].length < 2 && k.unbiased) throw new o.NotApplicable("one entry");
+  const rows = args.length === 2
+    ? args[0].map((r, i) => r.map((x, j) => o.add(x, args[1][i][j], p))) : args[0];
+  return rows.map((row) => {
+    const d = row.length;
+    const mean = o.div(o.sum(row, p), o.D(String(d)), p);
+    const squares = row.map((x) => { const dx = o.sub(x, mean, p); return o.mul(dx, dx, p); });
+    const variance = o.div(o.sum(squares, p), o.D(String(k.unbiased ? d - 1 : d)), p);
+    const spread = o.add(variance, o.D(k.eps), p);
+    if (spread.neg || spread.isZero()) throw new o.NotApplicable("zero variance");
+    const root = o.R.sqrt(spread, p);
+    return row.map((x, j) =>
+      o.add(o.div(o.mul(o.D(k.gamma[j]), o.sub(x, mean, p), p), root, p), o.D(k.beta[j]), p));
+  });
+}""",
+                lambda spec, p, shape: {
+                    "gamma": [str(x.in_context()) for x in spec.params.gamma[0]],
+                    "beta": [str(x.in_context()) for x in spec.params.beta[0]],
+                    "eps": str(spec.params.eps.in_context()),
+                    "unbiased": spec.params.unbiased,
+                },
+            ),
         ),
         KindRules(
             AFFINE,
@@ -155,6 +181,20 @@ class Block(Topic):
             block_writing.affine_step,
             closed=True,
             cells=_affine_cells,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => {
+  const cols = o.t(args[1]);
+  return args[0].map((row) => {
+    const values = cols.map((col, j) => {
+      let total = args[2][0][j];
+      row.forEach((v, r) => (total = o.add(total, o.mul(v, col[r], p), p)));
+      return total;
+    });
+    return k.relu ? values.map((v) => (o.R.cmp(v, o.ZERO) > 0 ? v : o.ZERO)) : values;
+  });
+}""",
+                lambda spec, p, shape: {"relu": spec.params.activation == "relu"},
+            ),
         ),
     )
     mistakes = (

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import decimal
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..errors import SymattnError
 from ..formula import (
     Cell,
     Exp,
@@ -47,6 +49,8 @@ from ..steps import Kind, Plan, Step, StepSpec
 from . import decode_numpy
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic, Writer
 from .cells import CellRefs
+from .draw import Matrices
+from .page_rule import PageRule
 
 __all__ = ["DECODE", "ROWS", "TOPIC", "DecodeConfig"]
 
@@ -207,6 +211,7 @@ def _decode_cells(spec: StepSpec, refs: CellRefs, i: int, j: int) -> str:
 
 class Decode(Topic):
     name = "decode"
+    with_memory = False  # attends over its own tokens
     asked = "decode"
     keys = ("decode",)
     backward = True
@@ -217,6 +222,11 @@ class Decode(Topic):
             lambda spec, args, p, given: [list(r) for r in _rows(spec, args[0])],
             _write_rows,
             cells=_rows_cells,
+            page=PageRule(
+                "(spec, args, problem, p, k, o) => args[0].slice(k.start, k.stop).map((r) => "
+                "r.slice())",
+                lambda spec, p, shape: {"start": spec.params.start, "stop": spec.params.stop},
+            ),
         ),
         KindRules(
             DECODE,
@@ -224,6 +234,20 @@ class Decode(Topic):
             decimal_decode,
             _write_decode,
             cells=_decode_cells,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => {
+  const [queries, cacheK, cacheV, keys, values] = args;
+  const last = (m) => m[m.length - 1];
+  let scores = o.matmul([last(queries)], o.t([...cacheK, last(keys)]), p);
+  if (k.div !== null) scores = scores.map((row) => row.map((s) => o.div(s, o.D(k.div), p)));
+  return o.matmul(o.softmaxRows(scores, true, p), [...cacheV, last(values)], p);
+}""",
+                lambda spec, p, shape: {
+                    "div": None
+                    if spec.divisor is None
+                    else str(+evaluate(spec.divisor, decimal.getcontext().prec))
+                },
+            ),
         ),
     )
     mistakes = (Mistake("decode_uses_future", ("masked_scores", "weights"), _future),)
@@ -271,6 +295,22 @@ class Decode(Topic):
         ctx.mask = tuple(tuple(j <= i for j in range(n)) for i in range(n))
         ctx.mask_label = "causal"
         return DecodeConfig()
+
+    # -- exercises -----------------------------------------------------------------------
+    def check_options(self, options: Any) -> None:
+        if getattr(options, "mask", "none") not in ("none", "causal"):
+            raise SymattnError("a decode step is causal; give --mask causal or none", option="with")
+        if options.shape[0] < 2:
+            raise SymattnError(
+                "a decode step needs at least 2 tokens (a cache and a new one)", option="tokens"
+            )
+
+    def draw(
+        self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices
+    ) -> None:
+        """The last token again, as one decoding step from the K/V cache (causal)."""
+        data["decode"] = True
+        data["mask"] = "causal"
 
     def after_attention(self, b: Builder, config: DecodeConfig) -> None:
         p = b.problem

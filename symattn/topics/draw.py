@@ -6,7 +6,11 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-__all__ = ["Draw", "DrawOptions", "Matrices"]
+__all__ = ["EXTRA_DRAWS", "Draw", "DrawOptions", "Matrices"]
+
+#: The parts of the attention itself (not topics) an exercise may be drawn with, beside the
+#: topics (``exercises --with``); their draws are in :mod:`symattn.exercises.extras`.
+EXTRA_DRAWS: tuple[str, ...] = ("wo", "cross", "backward")
 
 
 # -- exercises ---------------------------------------------------------------------------------

@@ -141,6 +141,9 @@ class Gqa(Topic):
         """Half as many K/V heads as query heads (one for two: multi-query)."""
         return max(1, int(options.heads) // 2)
 
+    def draws_backward(self, options: Any) -> bool:
+        return False  # a drawn exercise shares its K/V heads, which is not derived backward
+
     def draw(
         self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices
     ) -> None:

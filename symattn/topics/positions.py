@@ -31,9 +31,20 @@ from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Source, Step, StepSpec
 from ..words import Words
 from . import positions_numpy
-from .base import Builder, KindRules, LoadContext, Matrices, Mistake, Run, Topic, Writer, on
+from .base import (
+    Builder,
+    KindRules,
+    LoadContext,
+    Matrices,
+    Mistake,
+    Run,
+    Topic,
+    Writer,
+    on,
+)
 from .cells import CellRefs
 from .common import TRIG_SYMBOLS, call, expanded_rows, power
+from .page_rule import PageRule
 
 __all__ = ["POSITIONS", "PRODUCT_PLUS", "TOPIC", "PositionsConfig"]
 
@@ -175,8 +186,29 @@ class Positions(Topic):
             lambda spec, args, p, given: decimal_table(spec.params, p.n, p.d_model or 0),
             _write,
             cells=_cells,
+            page=PageRule(
+                "(spec, args, problem, p, k, o) => k.table.map((row) => row.map(o.D))",
+                lambda spec, p, shape: {
+                    "table": [
+                        [str(x) for x in row]
+                        for row in decimal_table(spec.params, p.n, p.d_model or 0)
+                    ]
+                },
+            ),
         ),
-        KindRules(PRODUCT_PLUS, _not_exact, _plus, _not_written),
+        KindRules(
+            PRODUCT_PLUS,
+            _not_exact,
+            _plus,
+            _not_written,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => {
+  const total = o.matmul(args[0], args[1], p);
+  if (args[2][0].length !== total[0].length) throw new o.NotApplicable("P: d_model columns");
+  return total.map((r, i) => r.map((x, j) => o.add(x, args[2][i][j], p)));
+}"""
+            ),
+        ),
     )
     mistakes = (
         Mistake("pe_sin_cos_swapped", ("P", "X_pos"), _swapped),

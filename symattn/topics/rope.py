@@ -45,9 +45,19 @@ from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Ref, Step, StepSpec
 from ..words import Words
 from . import rope_numpy
-from .base import Builder, KindRules, LoadContext, Matrices, Mistake, Run, Topic, Writer
+from .base import (
+    Builder,
+    KindRules,
+    LoadContext,
+    Matrices,
+    Mistake,
+    Run,
+    Topic,
+    Writer,
+)
 from .cells import CellRefs
 from .common import TRIG_SYMBOLS, call, expanded_rows, power
+from .page_rule import PageRule
 
 __all__ = ["ROTATE", "TOPIC", "RopeConfig", "pairs"]
 
@@ -103,6 +113,24 @@ def decimal_rotate(params: RotateParams, matrix: list[list[Decimal]]) -> list[li
             new[a], new[b] = row[a] * c - row[b] * s, row[a] * s + row[b] * c
         out.append(new)
     return out
+
+
+def _page_angles(params: RotateParams, rows: int, width: int) -> dict[str, Any]:
+    """The pairs turned and, for each row and pair, cos θ and sin θ in the current decimal
+    context (the self-check page's constants)."""
+    digits = decimal.getcontext().prec
+    turned = pairs(width, params.pairs)
+    angles = [
+        [
+            [
+                str(sinusoid_value(f, pos, 2 * t, width, params.base, digits))
+                for t in range(len(turned))
+            ]
+            for f in ("cos", "sin")
+        ]
+        for pos in range(rows)
+    ]
+    return {"pairs": [list(pair) for pair in turned], "angles": angles}
 
 
 def _write(walk: Writer, step: Step) -> None:
@@ -202,6 +230,19 @@ class Rope(Topic):
             lambda spec, args, p, given: decimal_rotate(spec.params, args[0]),
             _write,
             cells=_cells,
+            page=PageRule(
+                """(spec, args, problem, p, k, o) => args[0].map((row, pos) => {
+  const out = row.slice();
+  k.pairs.forEach(([a, b], t) => {
+    const c = o.D(k.angles[pos][0][t]);
+    const s = o.D(k.angles[pos][1][t]);
+    out[a] = o.sub(o.mul(row[a], c, p), o.mul(row[b], s, p), p);
+    out[b] = o.add(o.mul(row[a], s, p), o.mul(row[b], c, p), p);
+  });
+  return out;
+})""",
+                lambda spec, p, shape: _page_angles(spec.params, *shape),
+            ),
         ),
     )
     mistakes = (Mistake("rope_pairs_wrong", ("Q_rot", "K_rot"), _pairs_wrong),)

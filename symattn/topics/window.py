@@ -55,6 +55,7 @@ def _off_by_one(problem: Problem, plan: Plan) -> list[Run]:
 
 class Window(Topic):
     name = "window"
+    with_memory = False  # a window is causal, over the queries' own tokens
     asked = "window"
     keys = ("window",)
     backward = True

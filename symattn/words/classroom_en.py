@@ -16,6 +16,9 @@ WORDS: dict[str, str] = {
     "grade.points": "{score} of {max} points.",
     "grade.first_error": "First error: {step}.",
     "grade.unmatched": "not marked: {file}: {why}",
+    "grade.note.unmarked": "{file} not marked: {why}",
+    "grade.note.too_coarse": "too few places: {count} right entries written with fewer "
+    "than {places} decimal places",
     "grade.why.outside": "a link that leads outside the submissions folder",
     "grade.why.unreadable": "cannot be read ({detail})",
     "grade.why.not_regular": "not a regular file",
@@ -23,6 +26,10 @@ WORDS: dict[str, str] = {
     "grade.why.several_files": "the folder holds several answers files and none is named "
     "answers.json",
     "grade.why.no_student": "matches no student's folder, id, email or name",
+    "grade.why.page_other_student": "{file}: page_id {page_id} is {who}'s self-check page, "
+    "not this student's; not marked (against either problem)",
+    "grade.why.page_other_problem": "{file}: page_id {page_id} is a self-check page of "
+    "another problem, not this student's; not marked",
     "gradescope.no_student": "No student of this class has the email or student id of "
     "{who}; ask your teacher to add you to the roster.",
     "gradescope.several_students": "This submission's group holds several students of the "

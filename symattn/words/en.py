@@ -205,10 +205,11 @@ WORDS: dict[str, str] = {
     "step.unreadable": "this step could not be read as a {rows} × {cols} matrix: {reason}",
     # -- exercise sheets -----------------------------------------------------------------
     "sheet.name": "Name:",
-    "sheet.intro": "Compute every step by hand and write your answers in the boxes. Give exact "
-    "values where they are short (integers, fractions, {math:sqrt_2}); otherwise write decimals "
-    "with "
-    "{places} places. Use the space under each step for your working.",
+    "sheet.intro": "Compute every step by hand and write your answers in the boxes as decimals "
+    "with {places} places and a decimal point (2.1213, not 2,1213). An exact value (an "
+    "integer, 5/2, {math:sqrt_2}) is right too, except in a Moodle quiz, which reads decimals "
+    "only. "
+    "Use the space under each step for your working.",
     "sheet.sentence": "Sentence:",
     "sheet.vocabulary": "Vocabulary (each token's id is its position):",
     "sheet.token": "token",
@@ -298,7 +299,8 @@ WORDS: dict[str, str] = {
     "mistake.column_layout_transposed": "row layout instead of column layout",
     # -- the Moodle quiz ----------------------------------------------------------------
     "moodle.intro": "Compute every step by hand and type each entry in its box as a decimal "
-    "rounded to {places} decimal places (no fractions or roots: type 2.5, not 5/2).",
+    "with {places} decimal places and a decimal point, not a comma (2.1213, not 2,1213, "
+    "which Moodle may read as 21213). Moodle reads no fractions or roots: type 2.5, not 5/2.",
     "moodle.no_scale": "Do not scale the scores in this exercise.",
     "moodle.mask": "Mask: where this table shows 0, the score is {math:neg_inf} and its weight is "
     "0.",
@@ -306,9 +308,12 @@ WORDS: dict[str, str] = {
     "moodle.text": "Sentence:",
     "moodle.vocabulary": "Vocabulary and embedding rows:",
     "moodle.right": "Right.",
-    "moodle.join": " ",
-    "moodle.general": "Each box accepts its value to within ±{tolerance}. When a wrong value is "
-    "the one a common mistake gives, the feedback names that mistake.",
+    "moodle.pair": "two mistakes at once: {first} and {second}.",
+    "moodle.colon": ": ",
+    "moodle.join": " Or: ",
+    "moodle.general": "Each box accepts every number within ±{tolerance} of the exact value. "
+    "When a wrong number is within ±{tolerance} of what a common mistake gives, the feedback "
+    "names that mistake.",
     # -- the self-check page ---------------------------------------------------------
     "selfcheck.subtitle": "Self-check: type your answers; each entry is marked as you type.",
     "selfcheck.intro": "Type each entry in its box: ✓ means right, ✗ wrong, ? not a number. "
@@ -328,6 +333,17 @@ WORDS: dict[str, str] = {
     "selfcheck.mark.wrong": "wrong",
     "selfcheck.mark.too_coarse": "too few decimal places",
     "selfcheck.mark.invalid": "not a number",
+    "selfcheck.download": "Download my answers (answers.json)",
+    "selfcheck.kept": "What you type is kept in this browser for this page; download your "
+    "answers to hand them in.",
+    "selfcheck.why.arithmetic_slip": "The other entries are right: recheck the arithmetic of "
+    "the entries marked ✗.",
+    "selfcheck.why.column_layout_transposed": "This is the row layout (each token a row); the "
+    "problem uses the column layout, so each token is a column: transpose your matrix.",
+    "selfcheck.mark.carried": "right from your own earlier answers (the error was carried forward)",
+    "selfcheck.note.carried": "Carried forward: right when worked from your own answers to "
+    "{steps}, which are wrong; the method of this step is right.",
+    "selfcheck.note.rounded": "Right when worked from your own rounded answers to {steps}.",
     "selfcheck.invalid": "could not be read as a number; write it as 0.1070, 3/4, {math:sqrt_2} or "
     "e^2/(e^2 + e^5)",
     "selfcheck.exact_close": "was read as an exact value, and it is not the exact value of "

@@ -190,8 +190,9 @@ WORDS: dict[str, str] = {
     "step.unreadable": "这一步无法读作 {rows} × {cols} 矩阵",
     # -- 练习 ----------------------------------------------------------------------------
     "sheet.name": "姓名：",
-    "sheet.intro": "请手算每一步，并把答案写在方框中。"
-    "能简短写出精确值（整数、分数、{math:sqrt_2}）的写精确值，否则保留 {places} 位小数。"
+    "sheet.intro": "请手算每一步，并把答案以保留 {places} 位的小数写在方框中，小数点用“.”"
+    "（写 2.1213，不要写 2,1213）。精确值（整数、5/2、{math:sqrt_2}）也算对，但 Moodle 测验只接受小"
+    "数。"
     "每一步下方的空白处写计算过程。",
     "sheet.sentence": "句子：",
     "sheet.vocabulary": "词表（每个词元的 id 就是它的位置）：",
@@ -276,17 +277,20 @@ WORDS: dict[str, str] = {
     "mistake.alibi_sign_flipped": "ALiBi 偏置符号反了",
     "mistake.column_layout_transposed": "用了行布局而不是列布局",
     # -- Moodle 测验 --------------------------------------------------------------------
-    "moodle.intro": "请手算每一步，把每个元素以小数填入对应的空格，保留 {places} 位小数"
-    "（不要写分数或根式：写 2.5，不要写 5/2）。",
+    "moodle.intro": "请手算每一步，把每个元素以小数填入对应的空格，保留 {places} 位小数，"
+    "小数点用英文句点“.”，不要用逗号（写 2.1213，不要写 2,1213，Moodle 可能把它读成 21213）。"
+    "Moodle 不接受分数或根式：写 2.5，不要写 5/2。",
     "moodle.no_scale": "本题不对分数做缩放。",
     "moodle.mask": "掩码：表中为 0 的位置，分数为 {math:neg_inf}，其权重为 0。",
     "moodle.neg_inf": "被掩码的分数请填 -inf。",
     "moodle.text": "句子：",
     "moodle.vocabulary": "词表与嵌入行：",
     "moodle.right": "正确。",
-    "moodle.join": "",
-    "moodle.general": "每个空格允许 ±{tolerance} 的误差。若填入的错误数值正是某种常见错误"
-    "所得的结果，反馈会指出这个错误。",
+    "moodle.pair": "同时犯了两个错误：{first}，并且{second}。",
+    "moodle.colon": "：",
+    "moodle.join": "或者：",
+    "moodle.general": "每个空格接受与精确值相差不超过 ±{tolerance} 的任何数。"
+    "若填入的错误数值与某种常见错误所得的结果相差不超过 ±{tolerance}，反馈会指出这个错误。",
     # -- 自测页 ---------------------------------------------------------------------------
     "selfcheck.subtitle": "自测：输入答案，每个分量随输随判。",
     "selfcheck.intro": "在每个方框中填写对应的分量：✓ 表示正确，✗ 表示错误，? 表示无法识别为数。"
@@ -303,6 +307,15 @@ WORDS: dict[str, str] = {
     "selfcheck.mark.wrong": "错误",
     "selfcheck.mark.too_coarse": "小数位数不够",
     "selfcheck.mark.invalid": "不是数",
+    "selfcheck.download": "下载我的答案（answers.json）",
+    "selfcheck.kept": "你输入的内容保存在本浏览器中（仅限本页）；交作业时请下载答案文件。",
+    "selfcheck.why.arithmetic_slip": "其余分量都对：请重新计算标 ✗ 的分量。",
+    "selfcheck.why.column_layout_transposed": "这是行布局（每个词元一行）；本题用列布局，"
+    "每个词元是一列：请把你的矩阵转置。",
+    "selfcheck.mark.carried": "按你自己前面的答案算是对的（错误被带到了这一步）",
+    "selfcheck.note.carried": "错误传递：按你自己在{steps}中的答案（它们是错的）来算，"
+    "这一步是对的；这一步的方法没有错。",
+    "selfcheck.note.rounded": "按你自己在{steps}中舍入后的答案来算，这一步是对的。",
     "selfcheck.invalid": "无法识别为数；请写成 0.1070、3/4、{math:sqrt_2} 或 e^2/(e^2 + e^5) 这样"
     "的形式",
     "selfcheck.exact_close": "被当作精确值读入，但它不等于该分量的精确值；如果想写近似值，请写小数",
