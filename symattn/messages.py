@@ -28,8 +28,10 @@ from fractions import Fraction
 from string import Formatter
 from typing import Any, Union
 
+from .formula import Math as Formula
+from .formula import Sym
 from .printing import TERMINAL
-from .words import Words
+from .words import MATH_FIELD, MathName, Part, Words
 
 __all__ = [
     "Entries",
@@ -37,6 +39,7 @@ __all__ = [
     "Joined",
     "Math",
     "Message",
+    "Piece",
     "Title",
     "Titles",
     "Voice",
@@ -44,6 +47,10 @@ __all__ = [
     "say",
     "say_fact",
 ]
+
+
+#: A piece of a sentence: words, a formula, or the math the words name.
+Piece = Union[str, Formula, MathName]
 
 
 @dataclass(frozen=True)
@@ -117,16 +124,14 @@ class Message:
 @dataclass(frozen=True)
 class Voice:
     """How one writer writes the pieces of a message: ``text`` escapes words and typed text
-    for the format, ``math`` prints a :class:`Math` fact's tree, ``entry`` names entry
-    (i, j) of a step, 0-based as written."""
+    for the format, ``math`` prints a :class:`Math` fact's tree (and the math a sentence
+    names, ``{math:sqrt_dk}``, as the symbol of that name), ``entry`` names entry (i, j)
+    of a step, 0-based as written."""
 
     words: Words
     text: Callable[[str], str]
     math: Callable[[Any], str]
     entry: Callable[[str, int, int], str]
-    #: applied to each whole sentence once it is said (LaTeX and HTML, for now: the words
-    #: still hold Unicode math, which these set as math: symattn.render.voice)
-    finish: Callable[[str], str] = lambda said: said
 
     @classmethod
     def plain(cls, words: Words, math: Callable[[Any], str] = str) -> Voice:
@@ -141,7 +146,7 @@ def _same(text: str) -> str:
 
 def say(message: Message, voice: Voice) -> str:
     """``message`` in ``voice``'s language and format."""
-    return voice.finish(_say(message, voice))
+    return _say(message, voice)
 
 
 def _say(message: Message, voice: Voice) -> str:
@@ -154,7 +159,9 @@ def _say(message: Message, voice: Voice) -> str:
     for literal, field, spec, _ in Formatter().parse(words.table[key]):
         if literal:
             out.append(voice.text(literal))
-        if field is not None:
+        if field == MATH_FIELD:
+            out.append(voice.math(Sym(spec or "")))
+        elif field is not None:
             out.append(_fill(facts[field], voice, spec or ""))
     said = "".join(out)
     return said + _say(message.then, voice) if message.then is not None else said
@@ -166,7 +173,7 @@ def _fill(fact: Fact, voice: Voice, spec: str) -> str:
     if isinstance(fact, Entries):
         return _entries(fact, voice)
     if isinstance(fact, Title):
-        return voice.text(voice.words.title(fact.step, fact.variant))
+        return _parts(voice.words.title_parts(fact.step, fact.variant), voice)
     if isinstance(fact, Titles):
         titles = [t if isinstance(t, Title) else Title(t) for t in fact.steps]
         return voice.text(voice.words("list.sep")).join(_fill(t, voice, "") for t in titles)
@@ -178,9 +185,16 @@ def _fill(fact: Fact, voice: Voice, spec: str) -> str:
     return voice.text(format(fact, spec))
 
 
+def _parts(parts: tuple[Part, ...], voice: Voice) -> str:
+    """Pieces of a sentence (:meth:`~symattn.words.Words.parts`) in ``voice``."""
+    return "".join(
+        voice.math(Sym(p.name)) if isinstance(p, MathName) else voice.text(p) for p in parts
+    )
+
+
 def say_fact(fact: Fact, voice: Voice) -> str:
     """One fact, written in ``voice`` (a phrase that is not a whole message)."""
-    return voice.finish(_fill(fact, voice, ""))
+    return _fill(fact, voice, "")
 
 
 def _entries(fact: Entries, voice: Voice) -> str:
@@ -203,10 +217,12 @@ def _entries(fact: Entries, voice: Voice) -> str:
 def _filled(words: Words, key: str, voice: Voice, **written: str) -> str:
     """A template of ``words`` whose facts are already written in the voice's format."""
     out: list[str] = []
-    for literal, field, _, _ in Formatter().parse(words.table[key]):
+    for literal, field, spec, _ in Formatter().parse(words.table[key]):
         if literal:
             out.append(voice.text(literal))
-        if field is not None:
+        if field == MATH_FIELD:
+            out.append(voice.math(Sym(spec or "")))
+        elif field is not None:
             out.append(written[field])
     return "".join(out)
 

@@ -7,6 +7,8 @@
   such import still counts in the cycle check below);
 * the modules' imports form no cycle (every import counted, at any depth);
 * no module is over 400 lines;
+* outside symattn/render/, no module imports a module of render/: ``symattn.render`` is
+  the one surface of the renderers;
 * the import-linter contract in pyproject.toml (run by .ci/run) names every package;
 * every topic's NumPy reference (``symattn/topics/<topic>_numpy.py``) is under the
   contract that keeps the NumPy path apart from the exact one, and imports of symattn
@@ -82,7 +84,13 @@ GRAPH = {m: sorted({t for t, _ in _imports(m) if t != m}) for m in MODULES}
 
 #: The lazy imports allowed (see the module's note): importer → what it may load lazily.
 LAZY = {
-    "symattn.render": ("symattn.render.html", "symattn.render.docx", "symattn.render.xlsx"),
+    "symattn.render": (
+        "symattn.render.html",
+        "symattn.render.html_page",
+        "symattn.render.mathml",
+        "symattn.render.docx",
+        "symattn.render.xlsx",
+    ),
 }
 
 
@@ -90,6 +98,28 @@ def _lazy_allowed(module: str, target: str) -> bool:
     if module.startswith("symattn.cli."):
         return True  # the top layer: nothing imports it but __main__
     return target in LAZY.get(module, ())
+
+
+def test_render_is_one_surface() -> None:
+    """Outside symattn/render/, a module imports ``symattn.render`` itself, never one of
+    its modules: what render/ offers the other layers is what its ``__init__`` exports."""
+    found = [
+        (m, t)
+        for m in MODULES
+        if not (m == "symattn.render" or m.startswith("symattn.render."))
+        for t, _ in _imports(m)
+        if t.startswith("symattn.render.")
+    ]
+    assert not found, found
+
+
+def test_the_render_surface_test_sees_a_submodule_import() -> None:
+    """The check above reads relative and absolute imports alike."""
+    module = "symattn.check.feedback"
+    for source in ("from ..render.tex import TexPrinter", "from symattn.render.tex import x"):
+        node = ast.parse(source).body[0]
+        assert isinstance(node, ast.ImportFrom)
+        assert _resolve(module, node) == ["symattn.render.tex"]
 
 
 def test_no_function_level_import_of_an_own_module() -> None:

@@ -55,5 +55,5 @@ def test_every_format_and_language_gives_them() -> None:
             or "W_O" in render(d, fmt)
         )
     zh = render(d, "markdown", lang="zh")
-    assert "共 2 个头" in zh and "再乘以 W\\_O 投影" in zh
+    assert "共 2 个头" in zh and "再乘以 $W^{O}$ 投影" in zh  # the words' math set as math
     assert "掩码是因果的" in render(symattn.derive(example_path("causal")), "text", lang="zh")

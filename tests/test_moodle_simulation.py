@@ -98,8 +98,11 @@ class Simulation:
         columns = self.key.problem.layout == "column"  # the quiz writes a step transposed
         for step_id in item.steps:
             rows, cols = self.key.step(step_id).shape
-            order = [(i, j) for j in range(cols) for i in range(rows)] if columns else [
-                (i, j) for i in range(rows) for j in range(cols)]
+            order = (
+                [(i, j) for j in range(cols) for i in range(rows)]
+                if columns
+                else [(i, j) for i in range(rows) for j in range(cols)]
+            )
             for i, j in order:
                 self.fields[step_id, i, j] = next(fields)
         assert next(fields, None) is None

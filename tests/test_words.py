@@ -8,13 +8,15 @@ import io
 import json
 import re
 from pathlib import Path
+from string import Formatter
 
 import pytest
 
 import symattn
 from symattn.cli import main
 from symattn.examples import example_names, example_path
-from symattn.words import LANGUAGES, words
+from symattn.render.symbols import TEX_SYMBOLS, UNICODE_SYMBOLS
+from symattn.words import LANGUAGES, MATH_FIELD, MathName, words
 
 from .helpers import run_cli
 
@@ -97,3 +99,46 @@ def test_docs_cite_only_the_projects_own_pages() -> None:
 def test_every_example_loads() -> None:
     for name in example_names():
         assert symattn.load(example_path(name)).n >= 1
+
+
+# -- the words carry no math (issue 20) -----------------------------------------------------
+
+#: Unicode that is math, never words: roots, subscripts and superscripts, primes, the
+#: minus sign, ∞, ≈, the dot of a product, Greek letters, W_Q-style names.
+_MATH_IN_WORDS = re.compile(
+    r"[√ᵢⱼₖ₀-₉⁰-⁹′−∞≈·²βγεμστθΣ]|\b[Wb]_(?:Q|K|V|O|1|2)\b|\bd_(?:k|model)\b"
+)
+
+
+def _literal_text(template: str) -> str:
+    return "".join(literal for literal, _, _, _ in Formatter().parse(template))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_words_carry_no_math(lang: str) -> None:
+    """Math is named, ``{math:sqrt_dk}``, and printed by each writer's own printer."""
+    found = {
+        key: _MATH_IN_WORDS.findall(_literal_text(template))
+        for key, template in words(lang).table.items()
+    }
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_math_the_words_name_has_a_symbol_in_every_printer(lang: str) -> None:
+    named = {
+        spec
+        for template in words(lang).table.values()
+        for _, field, spec, _ in Formatter().parse(template)
+        if field == MATH_FIELD
+    }
+    assert named and named <= set(TEX_SYMBOLS) and named <= set(UNICODE_SYMBOLS)
+    plain = words(lang)("diagnosis.root_dk", sqrt="√2")
+    assert plain == "√d_k = √2"
+    assert words(lang).parts("diagnosis.root_dk", sqrt="√2") == (MathName("sqrt_dk"), " = ", "√2")
+
+
+def test_no_module_digs_math_out_of_sentences() -> None:
+    """No ``latex_message``: a writer fills a template with its printer."""
+    root = Path(symattn.__file__).parent
+    assert [p.name for p in root.rglob("*.py") if "latex_message" in p.read_text("utf-8")] == []

@@ -22,7 +22,7 @@ from ..messages import Fact, Joined, Math, Message
 from ..numbers import round_half_away
 from ..plan import Plan
 from ..problem import Problem
-from ..render.walker import title_fact
+from ..render import title_fact
 from .answers import Answers
 from .compare import Overrides, close, evaluation, key_values, needed
 from .mistakes import MISTAKES, Mistake, Run, message, pairs, runs

@@ -14,16 +14,24 @@ from __future__ import annotations
 from ..formula import Name, Sub, Sym
 from ..messages import Entries, Message, say
 from ..printing import Notation
-from ..render import docx_from
-from ..render.blocks import Display, Sentence
-from ..render.kinds import step_blocks
-from ..render.latex import display, sentence
-from ..render.tex import TexPrinter, text_escape
-from ..render.tex_document import document
-from ..render.text import line_text, width
-from ..render.unicode_math import UnicodeMath
-from ..render.voice import latex_voice, text_voice
-from ..render.walker import title_of
+from ..render import (
+    Display,
+    RenderOptions,
+    Sentence,
+    TexPrinter,
+    UnicodeMath,
+    display,
+    docx_from,
+    latex_document,
+    latex_voice,
+    line_text,
+    sentence,
+    step_blocks,
+    text_escape,
+    text_voice,
+    title_of,
+    width,
+)
 from ..words import Words, words
 from .mistakes import mistake_name
 from .naming import Naming, entry_name
@@ -103,7 +111,9 @@ def _derived_lines(
     that a softmax line names)."""
     wanted = (Name(step_id, i, j), Sub(Sym("Sigma"), str(i + 1)))
     out: list[str] = []
-    for block in step_blocks(result.derivation, step_id, i, language, digits):
+    for block in step_blocks(
+        result.derivation, step_id, i, RenderOptions(lang=language.lang, digits=digits)
+    ):
         if isinstance(block, Display):
             for line in block.lines:
                 if line.lhs in wanted:
@@ -225,13 +235,15 @@ def render_feedback_latex(
         wrong = _first_wrong(step)
         if first and wrong is not None and show_key:
             body.append(text_escape(w("feedback.derivation")))
-            for block in step_blocks(result.derivation, step.id, wrong[0], w, digits):
+            for block in step_blocks(
+                result.derivation, step.id, wrong[0], RenderOptions(lang=w.lang, digits=digits)
+            ):
                 if isinstance(block, Display):
                     body.append(display(block, printer))
                 elif isinstance(block, Sentence):
                     body.append(sentence(block, printer))
         body.append("")
-    return document(
+    return latex_document(
         w("feedback.sheet"),
         "\n\n".join(body),
         packages=("amsmath", "amssymb"),

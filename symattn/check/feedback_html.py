@@ -18,13 +18,19 @@ from __future__ import annotations
 from ..formula import Line, Name, Sub, Sym
 from ..messages import Entries, Message, say
 from ..printing import Notation
-from ..render.blocks import Display
-from ..render.html import display_html, inline_html
-from ..render.html_page import esc, fragment, page
-from ..render.kinds import step_blocks
-from ..render.tex import TexPrinter
-from ..render.voice import html_voice
-from ..render.walker import title_of
+from ..render import (
+    Display,
+    RenderOptions,
+    TexPrinter,
+    display_html,
+    esc,
+    fragment,
+    html_voice,
+    inline_html,
+    page,
+    step_blocks,
+    title_of,
+)
 from ..words import Words, words
 from .feedback import entry_messages, score_line
 from .results import CheckResult, Diagnosis, StepResult, set_presenter
@@ -53,7 +59,9 @@ def _derived(
     Σᵢ that a softmax line names)."""
     wanted = (Name(step_id, i, j), Sub(Sym("Sigma"), str(i + 1)))
     lines: list[Line] = []
-    for block in step_blocks(result.derivation, step_id, i, w, printer.digits):
+    for block in step_blocks(
+        result.derivation, step_id, i, RenderOptions(lang=w.lang, digits=printer.digits)
+    ):
         if isinstance(block, Display):
             lines += [line for line in block.lines if line.lhs in wanted]
     if not lines:

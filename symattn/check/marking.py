@@ -29,7 +29,7 @@ from ..formula import Value
 from ..messages import Math, Message, Titles
 from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
-from ..render.walker import title_fact
+from ..render import title_fact
 from . import diagnose
 from .answers import Answers, Given, answer_steps
 from .compare import (

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ..messages import Entries, Fact, Message
+from ..formula import Lit, Root
+from ..messages import Entries, Fact, Math, Message
 from ..numbers import Surd
 from ..printing import sstr
 from ..problem import Problem
@@ -154,7 +155,7 @@ def message(
     """A mistake's message about ``entries``; ``variant`` picks the words of a layout
     ("column": the rows and columns of the column layout) where the language has them."""
     if problem.scale_label == "sqrt(d_k)":
-        root = Message.of("diagnosis.root_dk", d_k=problem.d_k)
+        root = Message.of("diagnosis.root_dk", sqrt=Math(Root(Lit(str(problem.d_k)))))
     else:
         root = Message.of("diagnosis.root_c", c=sstr(problem.scale))
     values: dict[str, Fact] = {
@@ -162,6 +163,7 @@ def message(
         "root": root,
         "d_k": problem.d_k,
         "d_model": problem.d_model or 0,
+        "sqrt_d_model": Math(Root(Lit(str(problem.d_model or 0)))),
         "d_minus": (problem.d_model or 1) - 1,
     }
     if mistake.words_facts is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..derivation import Derivation, named
 from ..messages import Message, Voice, said_in, say
-from ..render.voice import text_voice
+from ..render import text_voice
 from ..words import words
 
 __all__ = ["STATUSES", "CheckResult", "Diagnosis", "EntryResult", "StepResult", "set_presenter"]

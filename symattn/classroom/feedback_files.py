@@ -20,7 +20,7 @@ from ..check.feedback_html import render_feedback_html
 from ..check.results import CheckResult
 from ..errors import SymattnError
 from ..output import write_output
-from ..render.tex_document import needs_xelatex
+from ..render import needs_xelatex
 
 __all__ = ["FeedbackSheet", "compile_pdf", "write_feedback"]
 

@@ -37,7 +37,7 @@ from typing import Any
 from ..check.feedback import score_line, step_feedback_lines
 from ..errors import SymattnError
 from ..load.files import read_text
-from ..render.walker import title_of
+from ..render import title_of
 from ..version import __version__
 from ..words import Words, words
 from .grading import Graded, grade_submission

@@ -16,8 +16,7 @@ from typing import Any
 
 from ..numbers import round_half_away
 from ..output import csv_cell
-from ..render.text import width
-from ..render.walker import title_of
+from ..render import title_of, width
 from ..words import Words, words
 from .grading import ClassGrades, Graded
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..output import csv_cell
-from ..render.walker import title_of
+from ..render import title_of
 from ..words import words
 from .grading import ClassGrades, Graded
 

@@ -13,7 +13,7 @@ common first error ``data-most-common``; each mistake ``data-mistake``, each fir
 
 from __future__ import annotations
 
-from ..render.html_page import esc, page
+from ..render import esc, page
 from ..words import Words, words
 from .summary import CATEGORIES, ClassSummary, Counted
 

@@ -72,7 +72,7 @@ def run_check(args: argparse.Namespace) -> int:
     from ..check import check, key_for
     from ..check.feedback import render_feedback_latex, render_feedback_text
     from ..check.grade import answer_files, grade, report_csv
-    from ..render.json_out import dumps
+    from ..render import dumps
 
     problem = args.problem
     if not Path(problem).exists() and problem in example_names():

@@ -64,8 +64,7 @@ def add_exercises(commands: Any) -> None:
         dest="topics",
         metavar="TOPICS",
         default="",
-        help="more of the attention unit, comma-separated: "
-        f"{', '.join((*drawn(), *EXTRA_DRAWS))}",
+        help=f"more of the attention unit, comma-separated: {', '.join((*drawn(), *EXTRA_DRAWS))}",
     )
     ex.add_argument(
         "--layout",
@@ -241,7 +240,7 @@ def run_grade(args: argparse.Namespace) -> int:
         summary_csv,
         write_feedback,
     )
-    from ..render.json_out import dumps
+    from ..render import dumps
 
     summary_kind = _summary_kind(args.summary) if args.summary else None
     check_paths(

@@ -139,8 +139,7 @@ def _check_pair(out: PathUse, other: PathUse) -> None:
     linked = _hard_link_in(out.path, other.path) if _is_folder(other) else None
     if linked is not None:
         raise SymattnError(
-            f"{_shown(out)}: is the same file as {linked} in {_shown(other)}; "
-            "choose another path"
+            f"{_shown(out)}: is the same file as {linked} in {_shown(other)}; choose another path"
         )
     if _is_folder(out) and _inside(other.path, out.path):
         raise SymattnError(

@@ -36,7 +36,7 @@ from ..derivation import Derivation
 from ..errors import SymattnError
 from ..messages import say
 from ..numbers import NegInf, rational_value, round_half_away
-from ..render.voice import text_voice
+from ..render import text_voice
 from ..words import Words
 from .cloze_regions import plain, regions
 

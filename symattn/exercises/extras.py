@@ -100,11 +100,7 @@ def check_extras(options: Any, topics: list[Topic]) -> None:
         )
 
 
-def draw_extras(
-    rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices
-) -> None:
+def draw_extras(rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices) -> None:
     """Add the drawn parts' keys, in the order ``--with`` lists them (W_O before a target)."""
-    for name in sorted(
-        (t for t in options.topics if t in EXTRAS_BY_NAME), key=EXTRAS.index
-    ):
+    for name in sorted((t for t in options.topics if t in EXTRAS_BY_NAME), key=EXTRAS.index):
         EXTRAS_BY_NAME[name].draw(rng, options, data, matrix)

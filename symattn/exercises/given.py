@@ -15,9 +15,7 @@ from dataclasses import dataclass
 
 from ..derivation import Derivation
 from ..formula import Line, Math, Name
-from ..render.blocks import Block, Display, Heading, Sentence
-from ..render.kinds import build_blocks
-from ..render.walker import plain_table
+from ..render import Block, Display, Heading, Sentence, build_blocks, plain_table
 from ..steps import Kind
 from ..words import Words
 

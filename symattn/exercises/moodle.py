@@ -28,10 +28,7 @@ from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..printing import TERMINAL, pretty
-from ..render.given import given_notes, scale_note
-from ..render.text import text_blocks
-from ..render.view import view_of
-from ..render.walker import title_of
+from ..render import given_notes, scale_note, text_blocks, title_of, view_of
 from ..words import Words, words
 from .cloze import Field, entry_fields, tolerance
 

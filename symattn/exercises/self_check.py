@@ -43,20 +43,29 @@ from ..formula import Cell, Join, Label, Line, Lit, Math, Name, Relation, Sub, S
 from ..messages import say
 from ..numbers import Surd
 from ..printing import Notation
-from ..render.blocks import Display, Sentence
-from ..render.given import scale_note
-from ..render.html import display_html, inline_html, message_html, sentence_html
-from ..render.html_page import esc, page
-from ..render.mathml import math_element, serialize
-from ..render.tex import TexPrinter
-from ..render.view import View, view_of
-from ..render.voice import html_voice
-from ..render.walker import title_of
+from ..render import (
+    Display,
+    Sentence,
+    TexPrinter,
+    View,
+    display_html,
+    esc,
+    html_voice,
+    inline_html,
+    math_element,
+    page,
+    scale_note,
+    sentence_html,
+    serialize,
+    title_of,
+    view_of,
+)
 from ..steps import Kind
 from ..version import __version__
 from ..words import Words, words
 from .given import given_of
 from .page_rules import marking_data, nameable
+from .script_words import script_words
 
 __all__ = ["SCRIPTS", "SELF_CHECK_CSS", "render_self_check", "script"]
 
@@ -140,7 +149,7 @@ def _given(
     if lookup is not None and vocabulary:
         out += _vocabulary_html(lookup.text, vocabulary, w, printer)
     elif lookup is not None:
-        out.append(f"<p>{message_html(w('derive.split'))}</p>")
+        out.append(sentence_html(Sentence.of(*w.parts("derive.split")), printer))
         pieces = Join(tuple(Label(t) for t in lookup.tokens), "bar")
         ids = Join(
             tuple(Relation(Label(t), "↦", Lit(str(i))) for t, i in zip(lookup.tokens, lookup.ids)),
@@ -148,7 +157,7 @@ def _given(
         )
         split = [Line(Label(lookup.text), (("→", pieces),), breaks=False)]
         out.append(display_html(Display((*split, Line(None, (("", ids),), breaks=False))), printer))
-        out.append(f"<p>{message_html(w('selfcheck.embedding'))}</p>")
+        out.append(sentence_html(Sentence.of(*w.parts("selfcheck.embedding")), printer))
         assert p.X is not None
         rows: dict[int, tuple[str, tuple[object, ...]]] = {}
         for token, token_id, row in zip(lookup.tokens, lookup.ids, p.X):
@@ -173,7 +182,7 @@ def _given(
     out.append(display_html(Display(tuple(given)), printer))
     out.append(_scale(key, w, printer))
     out += [sentence_html(note, printer) for note in g.notes if isinstance(note, Sentence)]
-    out.append(_mask(key, w))
+    out.append(_mask(key, w, printer))
     out.append("</section>")
     return [part for part in out if part]
 
@@ -182,27 +191,28 @@ def _scale(key: Derivation, w: Words, printer: TexPrinter) -> str:
     p = key.problem
     if p.scale is None:
         square = isqrt(p.d_k) ** 2 == p.d_k
-        said = w("derive.no_scale") if square else w("sheet.no_scale", d_k=p.d_k)
+        said = w.parts("derive.no_scale") if square else w.parts("sheet.no_scale", d_k=p.d_k)
         note = scale_note(p)  # a topic divides them alone (the temperature)
         if note is not None:
-            said = w(note)
-        return f"<p>{message_html(said)}</p>"
+            said = w.parts(note)
+        return sentence_html(Sentence.of(*said), printer)
     c: Math = Value(p.scale)
     if p.scale_label == "sqrt(d_k)":
         c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
     return sentence_html(Sentence((w("sheet.scale") + " ", c, w("period"))), printer)
 
 
-def _mask(key: Derivation, w: Words) -> str:
+def _mask(key: Derivation, w: Words, printer: TexPrinter) -> str:
     p = key.problem
     if p.mask is None or p.mask_label == "none":
         return ""
     if p.mask_label == "causal":
-        return f"<p>{message_html(w('sheet.causal'))}</p>"
+        return sentence_html(Sentence.of(*w.parts("sheet.causal")), printer)
     keep = view_of(p.layout).matrix(p.mask)  # keys × queries in the column layout
     rows = " \\\\ ".join(" & ".join("1" if k else "0" for k in row) for row in keep)
     matrix = serialize(math_element(f"\\begin{{bmatrix}} {rows} \\end{{bmatrix}}", display=True))
-    return f"<p>{message_html(w('selfcheck.mask'))}</p>" + f'<div class="display">{matrix}</div>'
+    said = sentence_html(Sentence.of(*w.parts("selfcheck.mask")), printer)
+    return said + f'<div class="display">{matrix}</div>'
 
 
 # -- one step: its boxes ----------------------------------------------------------------
@@ -306,22 +316,6 @@ def _diagnoses(
     return found, templates
 
 
-def _words(w: Words, places: int | None) -> dict[str, str]:
-    """The page's words that the script shows (``{…}`` filled in by the script)."""
-    marks = ("ok", "wrong", "too_coarse", "invalid", "carried")
-    return {
-        **{status: w(f"selfcheck.mark.{status}") for status in marks},
-        "too_coarse_note": w("entry.too_coarse", places=places) if places else "",
-        "invalid_note": w.table["selfcheck.invalid"],
-        "exact_close_note": w.table["selfcheck.exact_close"],
-        "entry_note": w.table["selfcheck.entry_note"],
-        "carried_note": w.table["selfcheck.note.carried"],
-        "rounded_note": w.table["selfcheck.note.rounded"],
-        "tally": w.table["selfcheck.tally"],
-        "total": w.table["selfcheck.total"],
-    }
-
-
 def render_self_check(
     key: Derivation,
     lang: str = "en",
@@ -362,7 +356,7 @@ def render_self_check(
         "lang": lang,
         "page_id": page_id,
         "places": places,
-        "words": _words(w, places),
+        "words": script_words(w, places),
         "steps": [
             {
                 "id": step_id,

@@ -10,11 +10,17 @@ from __future__ import annotations
 from ..formula import Name
 from ..numbers import Surd
 from ..printing import Notation
-from ..render.kinds import build_blocks
-from ..render.latex import latex_blocks, latex_message
-from ..render.tex import TexPrinter, text_escape
-from ..render.tex_document import document
-from ..render.walker import plain_table, title_of
+from ..render import (
+    Sentence,
+    TexPrinter,
+    build_blocks,
+    latex_blocks,
+    latex_document,
+    plain_table,
+    sentence,
+    text_escape,
+    title_of,
+)
 from ..words import Words, words
 from .generate import Exercise
 from .given import Given, given_of
@@ -83,7 +89,7 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
     body: list[str] = []
     if exercise.student is None:
         body.append(f"{text_escape(w('sheet.name'))} \\underline{{\\hspace{{6cm}}}}")
-    body.append(latex_message(w("sheet.intro", places=places)))
+    body.append(sentence(Sentence.of(*w.parts("sheet.intro", places=places)), printer))
     body.append(f"\\section*{{{text_escape(w('given'))}}}")
     given = given_of(key, w)  # the sizes first, then the matrices, then the rest
     body += latex_blocks([given.sizes], printer, standalone=False)
@@ -91,7 +97,7 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
     rest = [given.matrices] if given.matrices is not None else []
     body += latex_blocks([*rest, given.scale, *given.notes], printer, standalone=False)
     if problem.mask_label == "causal":
-        body.append(latex_message(w("sheet.causal")))
+        body.append(sentence(Sentence.of(*w.parts("sheet.causal")), printer))
     for number, step_id in enumerate(exercise.steps, start=1):
         rows, cols = key.step(step_id).shape
         title = title_of(key.step(step_id), w)
@@ -103,7 +109,7 @@ def render_sheet(exercise: Exercise, lang: str) -> str:
         body.append(
             f"\\textit{{{text_escape(w('sheet.working'))}}}\\par\\vspace{{{lines}\\baselineskip}}"
         )
-    return document(
+    return latex_document(
         exercise.data["title"],
         "\n\n".join(body) + "\n",
         packages=("amsmath", "xcolor", "needspace"),
@@ -123,7 +129,7 @@ def render_summary(exercises: list[Exercise], lang: str) -> str:
         parts.append(f"\\section*{{{text_escape(exercise.data['title'])}}}")
         blocks = build_blocks(exercise.key, w)
         parts.append("\n".join(latex_blocks(blocks, printer, standalone=False)).rstrip())
-    return document(
+    return latex_document(
         w("sheet.summary"),
         "\n\n".join(parts) + "\n",
         packages=("amsmath", "xcolor", "needspace"),

@@ -13,152 +13,179 @@ writes those blocks: the terminal (:mod:`.text`), LaTeX (:mod:`.latex`), Markdow
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
-from ..printing import Notation
-from ..words import Words, words
-from .json_out import json_chunks, json_text
-from .kinds import build_blocks
-from .latex import render_latex
+from ..formula import Sym
+from ..words import set_math_printer
+from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .build import derivation_document
+from .document import BlockWriter, Document, NodePrinter
+from .given import given_notes, scale_note
+from .json_out import dumps, json_chunks, json_text
+from .kinds import build_blocks, step_blocks
+from .latex import display, latex_blocks, render_latex, sentence
 from .markdown import markdown_blocks, math_only
-from .tex import TexPrinter
-from .text import render_text
+from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, RenderOptions
+from .tex import TexPrinter, text_escape
+from .tex_document import document as latex_document
+from .tex_document import needs_xelatex
+from .text import line_text, render_text, text_blocks, width
+from .unicode_math import UnicodeMath
+from .view import View, view_of
+from .voice import latex_voice, text_voice
+from .walker import plain_table, title_fact, title_of
 
-__all__ = ["BINARY_FORMATS", "FORMATS", "RenderOptions", "docx_from", "render", "render_chunks"]
+if TYPE_CHECKING:  # loaded when first asked for (derive's start-up): see __getattr__
+    from .html import display_html, html_voice, inline_html, sentence_html
+    from .html_page import esc, fragment, page
+    from .mathml import math_element, serialize
 
-FORMATS = ("text", "json", "latex", "tex", "markdown", "html", "docx", "xlsx")
-#: The formats whose :func:`render` is bytes (a file to write, not text to print).
-BINARY_FORMATS = ("docx", "xlsx")
+__all__ = [
+    "BINARY_FORMATS",
+    "FORMATS",
+    "Block",
+    "BlockWriter",
+    "Display",
+    "Document",
+    "Heading",
+    "Heatmap",
+    "NodePrinter",
+    "RenderOptions",
+    "Sentence",
+    "TexPrinter",
+    "UnicodeMath",
+    "View",
+    "build_blocks",
+    "derivation_document",
+    "display",
+    "display_html",
+    "docx_from",
+    "dumps",
+    "esc",
+    "fragment",
+    "given_notes",
+    "html_voice",
+    "inline_html",
+    "latex_blocks",
+    "latex_document",
+    "latex_voice",
+    "line_text",
+    "math_element",
+    "needs_xelatex",
+    "page",
+    "plain_table",
+    "render",
+    "render_chunks",
+    "scale_note",
+    "sentence",
+    "sentence_html",
+    "serialize",
+    "step_blocks",
+    "text_blocks",
+    "text_escape",
+    "text_voice",
+    "title_fact",
+    "title_of",
+    "view_of",
+    "width",
+]
+
+Target = Derivation | Document
 
 
-@dataclass(frozen=True)
-class RenderOptions:
-    """How a derivation is rendered; checked when built, the allowed values in the error.
-
-    ``rows`` are the 0-based query rows written out entry by entry (default: the first);
-    ``heads_shown`` the 1-based heads whose rows are written out (default: all).
-    """
-
-    fmt: str = "text"
-    lang: str = "en"
-    notation: str = "matrix"
-    rows: tuple[int, ...] | None = None
-    digits: int = 4
-    heads_shown: tuple[int, ...] | None = None
-
-    def __post_init__(self) -> None:
-        if self.fmt not in (*FORMATS, "math"):
-            raise SymattnError(f"format: expected one of {', '.join(FORMATS)}, found {self.fmt!r}")
-        words(self.lang)  # raises with the languages there are
-        if not 0 <= self.digits <= 30:
-            raise SymattnError(f"digits: expected 0 … 30, found {self.digits}")
-
-    @property
-    def words(self) -> Words:
-        return words(self.lang)
+def _options(options: RenderOptions | str, keywords: dict[str, Any]) -> RenderOptions:
+    """The options of a call: a :class:`RenderOptions`, or a format and keywords
+    (``render(d, "latex", rows=[0, 1])``); the keywords change given options."""
+    if isinstance(options, RenderOptions):
+        if keywords:
+            RenderOptions.of(options.fmt, **keywords)  # an unknown keyword: its error
+        return options.but(**keywords)
+    return RenderOptions.of(options, **keywords)
 
 
 @overload
-def render(  # type: ignore[overload-overlap]  # a Literal before str, as typeshed's open()
-    derivation: Derivation,
-    fmt: Literal["docx", "xlsx"],
-    *,
-    lang: str = ...,
-    notation: str = ...,
-    rows: list[int] | None = ...,
-    digits: int = ...,
-    heads_shown: list[int] | None = ...,
+def render(  # a Literal before str, as typeshed's open()
+    target: Target, options: Literal["docx", "xlsx"], **keywords: Any
 ) -> bytes: ...
 
 
 @overload
-def render(
-    derivation: Derivation,
-    fmt: str = ...,
-    *,
-    lang: str = ...,
-    notation: str = ...,
-    rows: list[int] | None = ...,
-    digits: int = ...,
-    heads_shown: list[int] | None = ...,
-) -> str: ...
+def render(target: Target, options: str = ..., **keywords: Any) -> str: ...
 
 
-def render(
-    derivation: Derivation,
-    fmt: str = "text",
-    *,
-    lang: str = "en",
-    notation: str = "matrix",
-    rows: list[int] | None = None,
-    digits: int = 4,
-    heads_shown: list[int] | None = None,
-) -> str | bytes:
-    """The derivation in one format: text, json, latex (fragment), tex (document), markdown,
-    html (a self-contained page), or the bytes of a file: docx (Word, native equations),
-    xlsx (a workbook of live formulas).
+@overload
+def render(target: Target, options: RenderOptions, **keywords: Any) -> str | bytes: ...
 
+
+def render(target: Target, options: RenderOptions | str = "text", **keywords: Any) -> str | bytes:
+    """A derivation or a document in one format: text, json, latex (fragment), tex
+    (document), markdown, html (a self-contained page), or the bytes of a file: docx
+    (Word, native equations), xlsx (a workbook of live formulas).
+
+    ``options`` is a :class:`RenderOptions`, or the format with the options as keywords:
     ``lang`` (en, zh) and ``notation`` (matrix, token) apply to every format that has
-    words or names (JSON: the titles).
+    words or names (JSON: the titles); ``rows`` (0-based) and ``heads_shown`` (1-based)
+    are the rows and heads written out entry by entry, each checked against the problem.
+    JSON and xlsx write a derivation's data, so they take a derivation only.
     """
-    options = RenderOptions(
-        fmt,
-        lang,
-        notation,
-        tuple(rows) if rows is not None else None,
-        digits,
-        tuple(heads_shown) if heads_shown is not None else None,
-    )
-    language = options.words
-    names = Notation.build(notation, derivation.problem.renames)
-    if fmt == "json":
-        return json_text(derivation, language, digits)
-    if fmt in ("latex", "tex"):
-        return render_latex(
-            derivation,
-            standalone=fmt == "tex",
-            words=language,
-            notation=names,
-            rows=rows,
-            digits=digits,
-            heads_shown=heads_shown,
-        )
-    # the HTML, Word and spreadsheet writers load when asked for (derive's start-up)
-    if fmt == "xlsx":
+    opts = _options(options, keywords)
+    if isinstance(target, Document):
+        return write(target, opts)
+    derivation = target
+    opts.fit(derivation.problem.n, derivation.problem.heads)
+    opts.names(derivation.problem.renames)  # checked, for every format
+    if opts.fmt == "json":
+        return json_text(derivation, opts.words, opts.digits)
+    if opts.fmt == "xlsx":  # the spreadsheet writer loads when asked for (derive's start-up)
         from .xlsx import render_xlsx
 
-        return render_xlsx(derivation, language, digits)
-    if fmt == "html":
+        return render_xlsx(derivation, opts.words, opts.digits)
+    return write(derivation_document(derivation, opts), opts)
+
+
+def write(doc: Document, options: RenderOptions) -> str | bytes:
+    """A document in the format of ``options``, by that format's writer."""
+    fmt = options.fmt
+    if fmt not in DOCUMENT_FORMATS:
+        raise SymattnError(
+            f"{fmt}: a document of blocks is written as one of "
+            f"{', '.join(f for f in DOCUMENT_FORMATS if f != 'math')}; {fmt} writes a derivation"
+        )
+    names = options.names(doc.renames)
+    if fmt == "text":
+        return render_text(doc, options.digits)
+    if fmt in ("latex", "tex"):
+        return render_latex(doc, TexPrinter(names, options.digits), standalone=fmt == "tex")
+    if fmt == "markdown":
+        return markdown_blocks(doc, TexPrinter(names, options.digits))
+    if fmt == "docx":  # no alignment points: editors other than Word do not align
+        markdown = markdown_blocks(doc, TexPrinter(names, options.digits, aligned=False))
+        return docx_from(markdown, "markdown", doc.lang, doc.title)
+    if fmt == "html":  # the HTML writer loads when asked for (derive's start-up)
         from .html import render_html
 
-        return render_html(derivation, language, names, rows, digits, heads_shown)
-    blocks = build_blocks(derivation, language, rows, digits, heads_shown)
-    title = derivation.problem.title or language("title")
-    if fmt == "text":
-        return render_text(blocks, title, digits)
-    if fmt == "markdown":
-        return markdown_blocks(blocks, title, TexPrinter(names, digits))
-    if fmt == "docx":  # no alignment points: editors other than Word do not align
-        markdown = markdown_blocks(blocks, title, TexPrinter(names, digits, aligned=False))
-        return docx_from(markdown, "markdown", lang, title)
-    return math_only(blocks, TexPrinter(names, digits))
+        return render_html(doc, TexPrinter(names, options.digits))
+    return math_only(doc, TexPrinter(names, options.digits))
 
 
-def render_chunks(derivation: Derivation, fmt: str = "text", **options: Any) -> Iterator[str]:
-    """``render(derivation, fmt, **options)`` in pieces, to be written as they come:
-    JSON row by row (:func:`~.json_out.json_chunks`), every other format in one piece."""
-    if fmt in BINARY_FORMATS:
-        raise SymattnError(f"{fmt}: a binary format; use render(), which gives its bytes")
-    if fmt != "json":
-        yield render(derivation, fmt, **options)
+def render_chunks(
+    target: Target, options: RenderOptions | str = "text", **keywords: Any
+) -> Iterator[str]:
+    """``render(target, options)`` in pieces, to be written as they come: JSON row by
+    row (:func:`~.json_out.json_chunks`), every other format in one piece."""
+    opts = _options(options, keywords)
+    if opts.fmt in BINARY_FORMATS:
+        raise SymattnError(f"{opts.fmt}: a binary format; use render(), which gives its bytes")
+    if opts.fmt != "json" or isinstance(target, Document):
+        text = render(target, opts)
+        assert isinstance(text, str)
+        yield text
         return
-    digits = options.get("digits", 4)
-    checked = RenderOptions(fmt, options.get("lang", "en"), digits=digits)
-    Notation.build(options.get("notation", "matrix"), derivation.problem.renames)
-    yield from json_chunks(derivation, checked.words, digits)
+    opts.fit(target.problem.n, target.problem.heads)
+    opts.names(target.problem.renames)
+    yield from json_chunks(target, opts.words, opts.digits)
 
 
 def docx_from(text: str, source_format: str, lang: str, title: str | None = None) -> bytes:
@@ -173,7 +200,39 @@ def _html_fragment(derivation: Derivation) -> str:
     """:func:`.html.html_fragment` (Jupyter's ``_repr_html_``), loaded at its first use."""
     from .html import html_fragment
 
-    return html_fragment(derivation)
+    options = RenderOptions("html")
+    doc = derivation_document(derivation, options)
+    return html_fragment(doc, TexPrinter(options.names(doc.renames), options.digits))
+
+
+#: The names loaded with the HTML writer, at their first use.
+_HTML = ("display_html", "html_voice", "inline_html", "sentence_html")
+_HTML_PAGE = ("esc", "fragment", "page")
+_MATHML = ("math_element", "serialize")
+
+
+def __getattr__(name: str) -> Any:
+    """The HTML writer's names, imported when first asked for: ``derive`` to the terminal
+    never loads the HTML writer."""
+    if name in _HTML:
+        from . import html
+
+        return getattr(html, name)
+    if name in _HTML_PAGE:
+        from . import html_page
+
+        return getattr(html_page, name)
+    if name in _MATHML:
+        from . import mathml
+
+        return getattr(mathml, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _plain_math(name: str) -> str:
+    """The math a sentence names, as plain text says it (the terminal's Unicode)."""
+    return UnicodeMath().math(Sym(name))
 
 
 set_presenter(render, _html_fragment)
+set_math_printer(_plain_math)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from ..formula import Line, Math
+from ..formula import Line, Math, Sym
+from ..words import MathName
 
-__all__ = ["Block", "Display", "Heading", "Heatmap", "Sentence"]
+__all__ = ["Block", "Display", "Heading", "Heatmap", "Sentence", "math_part"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,18 @@ class Sentence:
     """Words and inline formulas, in order: a ``str`` part is words, anything else math."""
 
     parts: tuple[str | Math, ...]
+
+    @classmethod
+    def of(cls, *parts: str | Math | MathName) -> Sentence:
+        """A sentence of words' pieces (:meth:`~symattn.words.Words.parts`) and formulas:
+        the math the words name becomes its symbol."""
+        return cls(tuple(math_part(p) for p in parts))
+
+
+def math_part(part: str | Math | MathName) -> str | Math:
+    """A piece of a sentence as a writer reads it: the math that words name is the
+    symbol of that name (:mod:`.symbols`), printed by the writer's printer."""
+    return Sym(part.name) if isinstance(part, MathName) else part
 
 
 @dataclass(frozen=True)

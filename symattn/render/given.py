@@ -9,7 +9,7 @@ from ..formula import Math, Relation, Sym, Value
 from ..problem import Problem
 from ..topics import active
 from ..words import Words
-from .blocks import Sentence
+from .blocks import Sentence, math_part
 from .view import View
 
 __all__ = ["given_notes", "given_shown", "scale_note", "scale_sentence"]
@@ -34,7 +34,7 @@ def scale_note(p: Problem) -> str | None:
 def scale_sentence(p: Problem, w: Words) -> Sentence:
     """How the scores are scaled (or why they are not)."""
     if p.scale_label == "none":
-        return Sentence((w(scale_note(p) or "derive.no_scale"),))
+        return Sentence.of(*w.parts(scale_note(p) or "derive.no_scale"))
     c: Math = Value(p.scale)
     if p.scale_label == "sqrt(d_k)":
         c = Relation(Sym("sqrt_dk"), "=", Value(p.scale))
@@ -48,15 +48,15 @@ def given_notes(p: Problem, w: Words, view: View) -> list[Sentence]:
     if p.heads > 1:
         key = "derive.given_heads_wo" if p.W_O is not None else "derive.given_heads"
         key += ".column" if view.columns else ""
-        out.append(Sentence((w(key, h=p.heads, d_k=p.d_k, d_v=p.d_v),)))
+        out.append(Sentence.of(*w.parts(key, h=p.heads, d_k=p.d_k, d_v=p.d_v)))
     for part in p.mask_label.split("+"):
         if part in MASKS:
             out.append(Sentence((w(f"derive.given_mask.{part}"),)))
     for topic, config in active(p):
         out += [
-            Sentence(tuple(view.math(part) for part in parts))
+            Sentence(tuple(view.math(math_part(part)) for part in parts))
             for parts in topic.notes(p, config, w)
         ]
     if view.columns:
-        out.append(Sentence((w("derive.column_layout"),)))
+        out.append(Sentence.of(*w.parts("derive.column_layout")))
     return out

@@ -7,57 +7,42 @@ its style sheet are :mod:`.html_page`; the heatmap is a table of shaded cells.
 
 >>> import symattn
 >>> d = symattn.derive({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]]})
->>> text = render_html(d, symattn.words.words("en"), Notation.build())
+>>> text = symattn.render(d, "html")
 >>> text.count("<math") > 10, '<html lang="en">' in text, "\\\\frac" in text
 (True, True, False)
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from xml.etree.ElementTree import Element
 
-from ..derivation import Derivation
-from ..formula import Join, Math
+from ..formula import Join, Math, Name
+from ..messages import Voice
 from ..printing import Notation
-from ..version import __version__
 from ..words import Words, words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .document import BlockWriter, Document
 from .html_page import esc, fragment, heatmap_html, page
-from .kinds import build_blocks
-from .latex import latex_message
-from .mathml import display_element, math_element, serialize, split_alignment, text_unescape
+from .mathml import display_element, math_element, serialize, split_alignment
 from .tex import TexPrinter
 
 __all__ = [
+    "HtmlWriter",
     "display_html",
     "html_blocks",
     "html_fragment",
+    "html_voice",
     "inline_html",
-    "message_html",
     "render_html",
     "section_id",
     "sentence_html",
 ]
 
-_DOLLAR = re.compile(r"(?<!\\)\$")
-
 
 def inline_html(latex: str) -> str:
     """One inline formula, as MathML."""
     return serialize(math_element(latex))
-
-
-def message_html(text: str) -> str:
-    """A sentence of words whose entry names, roots and ∞ are set as math (as in LaTeX).
-
-    >>> message_html("divide s₂,₁ by √d_k")
-    'divide <math display="inline"><mrow><msub><mi>s</mi>...</math> by <math ...</math>'
-    """
-    pieces = _DOLLAR.split(latex_message(text))
-    return "".join(
-        inline_html(piece) if k % 2 else esc(text_unescape(piece)) for k, piece in enumerate(pieces)
-    )
 
 
 def sentence_html(block: Sentence, printer: TexPrinter) -> str:
@@ -66,7 +51,7 @@ def sentence_html(block: Sentence, printer: TexPrinter) -> str:
 
 def _part_html(part: str | Math, printer: TexPrinter) -> str:
     if isinstance(part, str):
-        return message_html(part)
+        return esc(part)
     if isinstance(part, Join) and part.sep == "dims":  # one formula each: a line may break
         last = len(part.items) - 1  # the comma inside its formula: no line starts with one
         return "\u2003".join(  # an em space, as \quad on paper
@@ -93,31 +78,49 @@ def section_id(heading: Heading, index: int) -> str:
     return f"step-{heading.number}" if heading.number is not None else f"part-{index}"
 
 
-def html_blocks(blocks: list[Block], printer: TexPrinter, level: int = 2) -> str:
+class HtmlWriter(BlockWriter):
+    """HTML: each heading opens a ``<section>`` with an id; sentences are paragraphs,
+    formulas MathML, the heatmap a table of shaded cells."""
+
+    def __init__(self, printer: TexPrinter, level: int = 2) -> None:
+        super().__init__()
+        self.printer = printer
+        self.level = level
+        self.index = 0
+        self.open_section = False
+
+    def lines(self, document: Document | Sequence[Block]) -> list[str]:
+        blocks = document.blocks if isinstance(document, Document) else document
+        for self.index, block in enumerate(blocks):
+            self.write(block)
+        if self.open_section:
+            self.out.append("</section>")
+            self.open_section = False
+        return self.out
+
+    def _write_Heading(self, block: Heading) -> None:
+        if self.open_section:
+            self.out.append("</section>")
+        self.out.append(f'<section id="{section_id(block, self.index)}">')
+        self.out.append(f"<h{self.level}>{esc(block.title)}</h{self.level}>")
+        self.open_section = True
+
+    def _write_Sentence(self, block: Sentence) -> None:
+        self.out.append(sentence_html(block, self.printer))
+
+    def _write_Display(self, block: Display) -> None:
+        self.out.append(display_html(block, self.printer))
+
+    def _write_Heatmap(self, block: Heatmap) -> None:
+        self.out.append(heatmap_html(block))
+
+
+def html_blocks(blocks: Sequence[Block], printer: TexPrinter, level: int = 2) -> str:
     """Blocks as HTML: each heading opens a ``<section>`` with an id."""
-    out: list[str] = []
-    open_section = False
-    for index, block in enumerate(blocks):
-        if isinstance(block, Heading):
-            if open_section:
-                out.append("</section>")
-            out.append(f'<section id="{section_id(block, index)}">')
-            out.append(f"<h{level}>{esc(block.title)}</h{level}>")
-            open_section = True
-        elif isinstance(block, Sentence):
-            out.append(sentence_html(block, printer))
-        elif isinstance(block, Display):
-            out.append(display_html(block, printer))
-        elif isinstance(block, Heatmap):
-            out.append(heatmap_html(block))
-        else:  # pragma: no cover - every block kind is handled above
-            raise TypeError(f"no HTML form for {type(block).__name__}")
-    if open_section:
-        out.append("</section>")
-    return "\n".join(out)
+    return "\n".join(HtmlWriter(printer, level).lines(blocks))
 
 
-def contents(blocks: list[Block], w: Words) -> str:
+def contents(blocks: Sequence[Block], w: Words) -> str:
     """A folding list of the sections, linked to their anchors."""
     items = "".join(
         f'<li><a href="#{section_id(b, k)}">{esc(b.title)}</a></li>'
@@ -128,34 +131,32 @@ def contents(blocks: list[Block], w: Words) -> str:
     return f'<nav class="toc"><details>{summary}<ol>{items}</ol></details></nav>'
 
 
-def render_html(
-    derivation: Derivation,
-    words: Words,
-    notation: Notation,
-    rows: list[int] | None = None,
-    digits: int = 4,
-    heads_shown: list[int] | None = None,
-) -> str:
-    """The derivation as one HTML page in ``words``' language."""
-    blocks = build_blocks(derivation, words, rows, digits, heads_shown)
-    title = derivation.problem.title or words("title")
-    body = "\n".join(
-        [
-            f'<p class="sub">{esc(words("html.subtitle"))}</p>',
-            contents(blocks, words),
-            "<main>",
-            html_blocks(blocks, TexPrinter(notation, digits)),
-            "</main>",
-        ]
-    )
-    footer = esc(words("html.footer", version=__version__))
-    return page(title, body, words.lang, footer=footer)
+def render_html(document: Document, printer: TexPrinter) -> str:
+    """A document as one HTML page in its language: its subtitle and a list of its
+    sections first when it has them, its footer last."""
+    w = words(document.lang)
+    parts = [] if document.subtitle is None else [f'<p class="sub">{esc(document.subtitle)}</p>']
+    if document.contents:
+        parts.append(contents(document.blocks, w))
+    parts += ["<main>", html_blocks(document.blocks, printer), "</main>"]
+    footer = "" if document.footer is None else esc(document.footer)
+    return page(document.title, "\n".join(parts), document.lang, footer=footer)
 
 
-def html_fragment(derivation: Derivation, lang: str = "en", notation: str = "matrix") -> str:
-    """The derivation as a fragment of HTML (MathML; no contents list, no page style
-    sheet): what a notebook shows for it."""
-    w = words(lang)
-    blocks = build_blocks(derivation, w, None, 4, None)
-    printer = TexPrinter(Notation.build(notation, derivation.problem.renames), 4)
-    return fragment(derivation.problem.title or w("title"), html_blocks(blocks, printer), lang)
+def html_fragment(document: Document, printer: TexPrinter) -> str:
+    """A document as a fragment of HTML (MathML; no contents list, no page style sheet):
+    what a notebook shows for it."""
+    return fragment(document.title, html_blocks(document.blocks, printer), document.lang)
+
+
+def html_voice(words: Words, digits: int = 4, notation: Notation | None = None) -> Voice:
+    """HTML: words escaped, formulas and entry names as MathML."""
+    printer = TexPrinter(notation, digits)
+
+    def math(node: object) -> str:
+        return inline_html(printer.math(node))  # type: ignore[arg-type]
+
+    def entry(step: str, i: int, j: int) -> str:
+        return inline_html(printer.math(Name(step, i, j)))
+
+    return Voice(words, esc, math, entry)

@@ -37,6 +37,7 @@ from ..steps import Kind, Ref, Step
 from ..topics import kind_rules
 from ..words import Words
 from .blocks import Block
+from .options import RenderOptions
 from .view import view_of
 from .walker import ENTRY_LIMIT, KindMethod, Walker, divisor_symbol, heatmap
 
@@ -193,7 +194,7 @@ def scale(walk: Walker, step: Step) -> None:
 
 
 def mask(walk: Walker, step: Step) -> None:
-    walk.say(walk.words("derive.mask"))
+    walk.say(*walk.words.parts("derive.mask"))
     walk.show([walk.general(step)])
     for i in walk.expanded(step):
         walk.heading_row(step, i)
@@ -362,30 +363,22 @@ KINDS: dict[Kind, KindMethod] = {
 }
 
 
-def build_blocks(
-    derivation: Derivation,
-    words: Words,
-    rows: list[int] | None = None,
-    digits: int = 4,
-    heads_shown: list[int] | None = None,
-) -> list[Block]:
-    """The derivation as blocks, ready for any writer (``rows``: 0-based, default the first)."""
-    walk = Walker(
-        derivation,
-        words,
-        [0] if rows is None else rows,
-        digits,
-        KINDS,
-        heads_shown,
-        view=view_of(derivation.problem.layout),
-    )
+def build_blocks(derivation: Derivation, options: RenderOptions | Words) -> list[Block]:
+    """The derivation as blocks, ready for any writer (``options``: what to write; words
+    alone: the defaults in that language)."""
+    if isinstance(options, Words):
+        options = RenderOptions(lang=options.lang)
+    options.fit(derivation.problem.n, derivation.problem.heads)
+    walk = Walker(derivation, options, KINDS, view=view_of(derivation.problem.layout))
     return walk.run()
 
 
 def step_blocks(
-    derivation: Derivation, step_id: str, row: int, words: Words, digits: int = 4
+    derivation: Derivation, step_id: str, row: int, options: RenderOptions
 ) -> list[Block]:
     """One step written out for one row only (feedback derives a wrong entry)."""
-    walk = Walker(derivation, words, [row], digits, KINDS, view=view_of(derivation.problem.layout))
+    walk = Walker(
+        derivation, options.but(rows=(row,)), KINDS, view=view_of(derivation.problem.layout)
+    )
     walk.step(derivation.step(step_id))
     return walk.blocks

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 
 from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .document import BlockWriter, Document
 from .tex import TexPrinter
 
-__all__ = ["markdown_blocks", "math_fragments", "math_only"]
+__all__ = ["MarkdownWriter", "markdown_blocks", "math_fragments", "math_only"]
 
 
 def _md_escape(text: str) -> str:
@@ -46,30 +47,45 @@ def _heatmap(block: Heatmap) -> str:
     return "\n".join(lines)
 
 
-def markdown_blocks(blocks: list[Block], title: str, printer: TexPrinter) -> str:
-    """Blocks as a Markdown document under ``title``."""
-    out = [f"# {_md_escape(_one_line(title))}", ""]
-    for block in blocks:
-        if isinstance(block, Heading):
-            out.append(f"## {_md_escape(_one_line(block.title))}")
-        elif isinstance(block, Sentence):
-            out.append(
-                "".join(
-                    _md_escape(p) if isinstance(p, str) else f"${printer.math(p)}$"
-                    for p in block.parts
-                )
-            )
-        elif isinstance(block, Display):
-            out.append(_display(block, printer))
-        elif isinstance(block, Heatmap):
-            out.append(_heatmap(block))
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
+class MarkdownWriter(BlockWriter):
+    """Markdown: ``##`` headings, sentences with ``$…$``, displays in ``$$…$$``, the
+    heatmap as a table."""
+
+    def __init__(self, printer: TexPrinter) -> None:
+        super().__init__()
+        self.printer = printer
+
+    def write(self, block: Block) -> None:
+        super().write(block)
+        self.out.append("")
+
+    def _write_Heading(self, block: Heading) -> None:
+        self.out.append(f"## {_md_escape(_one_line(block.title))}")
+
+    def _write_Sentence(self, block: Sentence) -> None:
+        math = self.printer.math
+        self.out.append(
+            "".join(_md_escape(p) if isinstance(p, str) else f"${math(p)}$" for p in block.parts)
+        )
+
+    def _write_Display(self, block: Display) -> None:
+        self.out.append(_display(block, self.printer))
+
+    def _write_Heatmap(self, block: Heatmap) -> None:
+        self.out.append(_heatmap(block))
 
 
-def math_only(blocks: list[Block], printer: TexPrinter) -> str:
+def markdown_blocks(document: Document, printer: TexPrinter) -> str:
+    """A document in Markdown, under its title."""
+    writer = MarkdownWriter(printer)
+    writer.out += [f"# {_md_escape(_one_line(document.title))}", ""]
+    return "\n".join(writer.lines(document)).rstrip() + "\n"
+
+
+def math_only(document: Document, printer: TexPrinter) -> str:
     """Only the displayed formulas, each as ``$$…$$`` (for ``_repr_latex_``)."""
-    return "\n".join(_display(b, printer) for b in blocks if isinstance(b, Display)) + "\n"
+    shown = [_display(b, printer) for b in document.blocks if isinstance(b, Display)]
+    return "\n".join(shown) + "\n"
 
 
 def math_fragments(markdown: str) -> list[tuple[str, bool]]:

@@ -1,13 +1,58 @@
 """The symbols of formulas (``Sym`` nodes of :mod:`symattn.formula`) in each target: LaTeX
 for the documents, Markdown and HTML, Unicode for the terminal.  A new symbol is a line in
 both tables; a topic's symbols (sin, τ, μ, …) come with its module (:mod:`symattn.topics`).
+
+The math that a sentence of :mod:`symattn.words` names (``{math:sqrt_dk}``) is one of these
+symbols: the words carry no math, and each writer prints the symbol with its own printer
+(``WORD_SYMBOLS`` holds those that no formula uses).
 """
 
 from __future__ import annotations
 
 from ..topics import symbols
 
-__all__ = ["TEX_SYMBOLS", "UNICODE_SYMBOLS"]
+__all__ = ["TEX_SYMBOLS", "UNICODE_SYMBOLS", "WORD_SYMBOLS"]
+
+#: Math named by sentences of words/: (LaTeX, Unicode).  Entry names with free indices
+#: (aᵢⱼ) are the sentences' general ones; the weights are named as on paper (W^{Q}).
+WORD_SYMBOLS: dict[str, tuple[str, str]] = {
+    "A_ij": ("A_{ij}", "Aᵢⱼ"),
+    "A_ik": ("A_{ik}", "Aᵢₖ"),
+    "S_prime_ij": ("S'_{ij}", "S′ᵢⱼ"),
+    "Sigma_j": (r"\Sigma _{j}", "Σⱼ"),
+    "Sigma_k": (r"\Sigma _{k}", "Σₖ"),
+    "W_1": ("W_{1}", "W_1"),
+    "W_2": ("W_{2}", "W_2"),
+    "W_K": ("W^{K}", "W_K"),
+    "W_O": ("W^{O}", "W_O"),
+    "W_Q": ("W^{Q}", "W_Q"),
+    "W_V": ("W^{V}", "W_V"),
+    "X_tilde": (r"\tilde{X}", "X̃"),
+    "a_i": ("a_{i}", "aᵢ"),
+    "a_ij": ("a_{ij}", "aᵢⱼ"),
+    "a_ik": ("a_{ik}", "aᵢₖ"),
+    "a_ji": ("a_{ji}", "aⱼᵢ"),
+    "approx": (r"\approx", "≈"),
+    "b_1": ("b_{1}", "b_1"),
+    "b_2": ("b_{2}", "b_2"),
+    "b_i": ("b_{i}", "bᵢ"),
+    "d_k": ("d_k", "d_k"),
+    "dS_prime": ("dS'", "dS′"),
+    "dot": (r"\cdot", "·"),
+    "k_j": ("k_{j}", "kⱼ"),
+    "minus": ("-", "−"),
+    "q_i": ("q_{i}", "qᵢ"),
+    "s_ij": ("s_{ij}", "sᵢⱼ"),
+    "s_prime_ij": ("s'_{ij}", "s′ᵢⱼ"),
+    "s_prime_ik": ("s'_{ik}", "s′ᵢₖ"),
+    "s_prime_ji": ("s'_{ji}", "s′ⱼᵢ"),
+    "s_prime_ki": ("s'_{ki}", "s′ₖᵢ"),
+    "sqrt_2": (r"\sqrt{2}", "√2"),
+    "sqrt_d_model": (r"\sqrt{d_{\text{model}}}", "√d_model"),
+    "sqrt_var_eps": (r"\sqrt{\sigma^{2} + \varepsilon}", "√(σ² + ε)"),
+    "v_j": ("v_{j}", "vⱼ"),
+    "x_k": ("x_{k}", "xₖ"),
+}
 
 TEX_SYMBOLS: dict[str, str] = {
     "d_model": r"d_{\text{model}}",
@@ -18,6 +63,7 @@ TEX_SYMBOLS: dict[str, str] = {
     "sum_k": r"\sum_{k}",
     "diag": r"\mathrm{diag}",
     **{name: tex for name, (tex, _) in symbols().items()},
+    **{name: tex for name, (tex, _) in WORD_SYMBOLS.items()},
 }
 
 UNICODE_SYMBOLS: dict[str, str] = {
@@ -29,4 +75,5 @@ UNICODE_SYMBOLS: dict[str, str] = {
     "sum_k": "Σₖ",
     "diag": "diag",
     **{name: text for name, (_, text) in symbols().items()},
+    **{name: text for name, (_, text) in WORD_SYMBOLS.items()},
 }

@@ -43,6 +43,8 @@ from ..formula import (
 )
 from ..numbers import Combination, ExpRatio, NegInf, Surd, has_symbols, rational_value
 from ..printing import LatexPrinter, Notation, fmt_decimal, fraction_latex
+from .brackets import Prec, decimal_negative, loose_value
+from .document import NodePrinter
 from .symbols import TEX_SYMBOLS
 from .tex_text import TEXT_MATH, text_escape
 
@@ -76,8 +78,9 @@ def _transposed(name: str) -> str:
     return f"{{{name}}}^{{\\top}}" if "^" in name else f"{name}^{{\\top}}"
 
 
-class TexPrinter:
-    """Prints formulas in LaTeX with one notation; ``digits`` places for decimals."""
+class TexPrinter(NodePrinter):
+    """Prints formulas in LaTeX with one notation, one ``_print_<Node>`` method per node
+    type; ``digits`` places for decimals.  Brackets come from :mod:`.brackets`."""
 
     def __init__(self, notation: Notation | None = None, digits: int = 4, aligned: bool = True):
         self.notation = notation or Notation.build()
@@ -90,27 +93,30 @@ class TexPrinter:
     def value(self, value: Any, inline: bool = False) -> str:
         return self.values(value, inline)
 
-    def bracketed(self, text: str) -> str:
-        """Bracket a printed number that would be ambiguous as a factor: negatives, sums."""
-        body = text[1:] if text.startswith("-") else text
-        if text.startswith("-") or " + " in body or " - " in body:
-            return rf"\left({text}\right)"
-        return text
+    @staticmethod
+    def _paren(text: str, loose: bool) -> str:
+        return rf"\left({text}\right)" if loose else text
 
     def number(self, node: Number) -> str:
-        """A substituted value: exact, or the decimal of a closed form or a long number."""
+        """A substituted value: exact, or the decimal of a closed form or a long number;
+        bracketed when it would be ambiguous as a factor (a negative number, a sum; a
+        quotient is a \\frac)."""
         value = node.value
         rational = rational_value(value)
         if rational is not None and not isinstance(value, Surd):
-            return self.bracketed(fraction_latex(rational))
+            return self._paren(fraction_latex(rational), loose_value(rational, Prec.ADD))
         if isinstance(value, (ExpRatio, Combination)) and node.decimal is not None:
-            return self.bracketed(node.decimal)
-        if not isinstance(value, (Surd, NegInf)) and not has_symbols(value):
-            text = self.value(value)  # a SymPy number (the backward pass): long ones as decimals
-            if width(text) > 12 and node.decimal is not None:
-                return self.bracketed(node.decimal)
-            return self.bracketed(text)
-        return self.bracketed(self.value(value))
+            return self._paren(node.decimal, decimal_negative(node.decimal))
+        text = self.value(value)
+        # a SymPy number (the backward pass): long ones as decimals
+        if (
+            node.decimal is not None
+            and width(text) > 12
+            and not isinstance(value, (Surd, NegInf))
+            and not has_symbols(value)
+        ):
+            return self._paren(node.decimal, decimal_negative(node.decimal))
+        return self._paren(text, loose_value(value, Prec.ADD))
 
     def cell(self, node: Cell, prefer_decimal: bool) -> str:
         value = node.value
@@ -238,62 +244,84 @@ class TexPrinter:
             ("-" + self.math(t.body)) if isinstance(t, Minus) else self.math(t) for t in node.terms
         ]
 
-    def math(self, node: Math) -> str:
-        if isinstance(node, Name):
-            return self.name(node)
-        if isinstance(node, Sym):
-            return TEX_SYMBOLS.get(node.name, node.name)
-        if isinstance(node, Lit):
-            return node.text
-        if isinstance(node, Label):
-            return self.label(node.text)
-        if isinstance(node, Value):
-            return self.value(node.value, node.inline)
-        if isinstance(node, Number):
-            return self.number(node)
-        if isinstance(node, Dec):
-            return fmt_decimal(node.value, node.digits)
-        if isinstance(node, Cell):
-            return self.cell(node, prefer_decimal=False)
-        if isinstance(node, Result):
-            return self.result(node)
-        if isinstance(node, Frac):
-            return rf"\frac{{{self.math(node.num)}}}{{{self.math(node.den)}}}"
-        if isinstance(node, Exp):
-            return f"e^{{{self.math(node.exponent)}}}"
-        if isinstance(node, Paren):
-            return rf"\left({self.math(node.body)}\right)"
-        if isinstance(node, Root):
-            return rf"\sqrt{{{self.math(node.body)}}}"
-        if isinstance(node, Brackets):
-            return rf"\left[\, {self.math(node.body)} \,\right]"
-        if isinstance(node, Minus):
-            return "- " + self.math(node.body)
-        if isinstance(node, Product):
-            return node.glue.value[1].join(self.math(f) for f in node.factors)
-        if isinstance(node, Sum):
-            terms = self.sum_terms(node)
-            out = terms[0]
-            for term in terms[1:]:
-                out += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
-            return out
-        if isinstance(node, Concat):
-            return "".join(self.math(p) for p in node.parts)
-        if isinstance(node, Sub):
-            return f"{self.math(node.base)}_{{{node.sub}}}"
-        if isinstance(node, Vector):
-            return self.vector([self.math(x) for x in node.items])
-        if isinstance(node, Table):
-            return self.table(node)
-        if isinstance(node, Cases):
-            rows = r" \\ ".join(f"{self.math(v)} & {self.math(c)}" for v, c in node.rows)
-            return rf"\begin{{cases}} {rows} \end{{cases}}"
-        if isinstance(node, Relation):
-            right = f"{_RELATIONS[node.rel]} {self.math(node.right)}"
-            return right if node.left is None else f"{self.math(node.left)} {right}"
-        if isinstance(node, Join):
-            return _SEPARATORS[node.sep].join(self.math(x) for x in node.items)
-        raise TypeError(f"no LaTeX form for {type(node).__name__}")  # pragma: no cover
+    # -- one method per node --------------------------------------------------------------
+    def _print_Name(self, node: Name) -> str:
+        return self.name(node)
+
+    def _print_Sym(self, node: Sym) -> str:
+        return TEX_SYMBOLS.get(node.name, node.name)
+
+    def _print_Lit(self, node: Lit) -> str:
+        return node.text
+
+    def _print_Label(self, node: Label) -> str:
+        return self.label(node.text)
+
+    def _print_Value(self, node: Value) -> str:
+        return self.value(node.value, node.inline)
+
+    def _print_Number(self, node: Number) -> str:
+        return self.number(node)
+
+    def _print_Dec(self, node: Dec) -> str:
+        return fmt_decimal(node.value, node.digits)
+
+    def _print_Cell(self, node: Cell) -> str:
+        return self.cell(node, prefer_decimal=False)
+
+    def _print_Result(self, node: Result) -> str:
+        return self.result(node)
+
+    def _print_Frac(self, node: Frac) -> str:
+        return rf"\frac{{{self.math(node.num)}}}{{{self.math(node.den)}}}"
+
+    def _print_Exp(self, node: Exp) -> str:
+        return f"e^{{{self.math(node.exponent)}}}"
+
+    def _print_Paren(self, node: Paren) -> str:
+        return rf"\left({self.math(node.body)}\right)"
+
+    def _print_Root(self, node: Root) -> str:
+        return rf"\sqrt{{{self.math(node.body)}}}"
+
+    def _print_Brackets(self, node: Brackets) -> str:
+        return rf"\left[\, {self.math(node.body)} \,\right]"
+
+    def _print_Minus(self, node: Minus) -> str:
+        return "- " + self.math(node.body)
+
+    def _print_Product(self, node: Product) -> str:
+        return node.glue.value[1].join(self.math(f) for f in node.factors)
+
+    def _print_Sum(self, node: Sum) -> str:
+        terms = self.sum_terms(node)
+        out = terms[0]
+        for term in terms[1:]:
+            out += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
+        return out
+
+    def _print_Concat(self, node: Concat) -> str:
+        return "".join(self.math(p) for p in node.parts)
+
+    def _print_Sub(self, node: Sub) -> str:
+        return f"{self.math(node.base)}_{{{node.sub}}}"
+
+    def _print_Vector(self, node: Vector) -> str:
+        return self.vector([self.math(x) for x in node.items])
+
+    def _print_Table(self, node: Table) -> str:
+        return self.table(node)
+
+    def _print_Cases(self, node: Cases) -> str:
+        rows = r" \\ ".join(f"{self.math(v)} & {self.math(c)}" for v, c in node.rows)
+        return rf"\begin{{cases}} {rows} \end{{cases}}"
+
+    def _print_Relation(self, node: Relation) -> str:
+        right = f"{_RELATIONS[node.rel]} {self.math(node.right)}"
+        return right if node.left is None else f"{self.math(node.left)} {right}"
+
+    def _print_Join(self, node: Join) -> str:
+        return _SEPARATORS[node.sep].join(self.math(x) for x in node.items)
 
     # -- lines ----------------------------------------------------------------------------
     def line(self, node: Line) -> list[str]:

@@ -8,13 +8,15 @@ columns), elided with ⋯ past the display limit, never silently.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 from ..formula import Cell, Line, Table
 from ..numbers import ExpRatio, NegInf, Surd
 from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .document import BlockWriter, Document
 from .unicode_math import UnicodeMath
 
-__all__ = ["heatmap_lines", "rjust", "text_blocks", "width"]
+__all__ = ["TextWriter", "heatmap_lines", "render_text", "rjust", "text_blocks", "width"]
 
 #: Shades from no attention to all of it.
 SHADES = " ·░▒▓█"
@@ -128,28 +130,39 @@ def heatmap_lines(block: Heatmap, indent: str = "  ") -> list[str]:
     return out
 
 
-def text_blocks(blocks: list[Block], digits: int = 4, indent: str = "  ") -> list[str]:
+class TextWriter(BlockWriter):
+    """The terminal's writer: headings flush left, the rest indented; formulas printed
+    by :class:`~.unicode_math.UnicodeMath`."""
+
+    def __init__(self, digits: int = 4, indent: str = "  ") -> None:
+        super().__init__()
+        self.printer = UnicodeMath(digits)
+        self.indent = indent
+
+    def _write_Heading(self, block: Heading) -> None:
+        self.out += ["", block.title]
+
+    def _write_Sentence(self, block: Sentence) -> None:
+        math = self.printer.math
+        self.out.append(
+            self.indent + "".join(p if isinstance(p, str) else math(p) for p in block.parts)
+        )
+
+    def _write_Display(self, block: Display) -> None:
+        for line in block.lines:
+            self.out += line_text(line, self.printer, self.indent * 2)
+
+    def _write_Heatmap(self, block: Heatmap) -> None:
+        self.out += heatmap_lines(block, self.indent)
+
+
+def text_blocks(blocks: Sequence[Block], digits: int = 4, indent: str = "  ") -> list[str]:
     """Lines of text for ``blocks``: headings flush left, the rest indented."""
-    printer = UnicodeMath(digits)
-    out: list[str] = []
-    for block in blocks:
-        if isinstance(block, Heading):
-            out += ["", block.title]
-        elif isinstance(block, Sentence):
-            out.append(
-                indent + "".join(p if isinstance(p, str) else printer.math(p) for p in block.parts)
-            )
-        elif isinstance(block, Display):
-            for line in block.lines:
-                out += line_text(line, printer, indent * 2)
-        elif isinstance(block, Heatmap):
-            out += heatmap_lines(block, indent)
-        else:  # pragma: no cover - every block kind is handled above
-            raise TypeError(f"no text form for {type(block).__name__}")
-    return out
+    return TextWriter(digits, indent).lines(blocks)
 
 
-def render_text(blocks: list[Block], title: str, digits: int = 4) -> str:
-    """The derivation for the terminal."""
+def render_text(document: Document, digits: int = 4) -> str:
+    """A document for the terminal: its title underlined, then its blocks."""
+    title = document.title
     rule = "=" * min(width(title), 72)
-    return "\n".join([title, rule, *text_blocks(blocks, digits)]) + "\n"
+    return "\n".join([title, rule, *text_blocks(document.blocks, digits)]) + "\n"

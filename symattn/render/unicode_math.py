@@ -46,7 +46,9 @@ from ..numbers import (
     rational_value,
     round_half_away,
 )
-from ..printing import TERMINAL, Prec, UnicodePrinter, fraction_str, is_negative, precedence
+from ..printing import TERMINAL, UnicodePrinter, fraction_str
+from .brackets import Prec, decimal_negative, loose_value, node_precedence
+from .document import NodePrinter
 from .symbols import UNICODE_SYMBOLS
 
 __all__ = ["TERM_LIMIT", "UnicodeMath"]
@@ -76,8 +78,9 @@ def _index(i: int | str) -> str:
     return str(i + 1) if isinstance(i, int) else i
 
 
-class UnicodeMath:
-    """Prints formulas for the terminal; ``digits`` places for decimals."""
+class UnicodeMath(NodePrinter):
+    """Prints formulas for the terminal, one ``_print_<Node>`` method per node type;
+    ``digits`` places for decimals.  Brackets come from :mod:`.brackets`."""
 
     def __init__(self, digits: int = 4) -> None:
         self.digits = digits
@@ -87,26 +90,27 @@ class UnicodeMath:
         return self.values(value)
 
     @staticmethod
-    def paren(text: str) -> str:
-        """Bracket a printed number that would be ambiguous as a factor."""
-        body = text[1:] if text.startswith("-") else text
-        if text.startswith("-") or any(ch in body for ch in " +/"):
-            return f"({text})"
-        return text
+    def _paren(text: str, loose: bool) -> str:
+        return f"({text})" if loose else text
 
     def number(self, node: Number) -> str:
+        """A substituted value; bracketed when it would be ambiguous as a factor: a
+        negative number, a quotient, a sum."""
         value = node.value
         rational = rational_value(value)
         if rational is not None and not isinstance(value, Surd):
-            return self.paren(fraction_str(rational))
+            return self._paren(fraction_str(rational), loose_value(rational, Prec.DIV))
         if isinstance(value, (ExpRatio, Combination)) and node.decimal is not None:
-            return self.paren(node.decimal)
-        if not isinstance(value, (Surd, NegInf)) and not has_symbols(value):
-            text = self.value(value)
-            if len(text) > 12 and node.decimal is not None:
-                return self.paren(node.decimal)
-            return self.paren(text)
-        return self.paren(self.value(value))
+            return self._paren(node.decimal, decimal_negative(node.decimal))
+        text = self.value(value)
+        if (
+            node.decimal is not None
+            and len(text) > 12
+            and not isinstance(value, (Surd, NegInf))
+            and not has_symbols(value)
+        ):
+            return self._paren(node.decimal, decimal_negative(node.decimal))
+        return self._paren(text, loose_value(value, Prec.DIV))
 
     def cell(self, node: Cell, prefer_decimal: bool = False) -> str:
         rational = rational_value(node.value)
@@ -161,78 +165,98 @@ class UnicodeMath:
             return " "
         return node.glue.value[2]
 
-    def exp(self, node: Exp) -> str:
+    @staticmethod
+    def precedence(node: Math) -> Prec:
+        """The terminal writes a quotient of formulas with spaces around its slash
+        (``s₁,₂ / √d_k``): as a piece of a larger formula it binds as loosely as a sum."""
+        return Prec.ADD if isinstance(node, Frac) else node_precedence(node)
+
+    def grouped(self, node: Math, bound: Prec = Prec.ADD) -> str:
+        """``node`` as a piece that binds tighter than ``bound``, bracketed if it does not."""
+        text = self.math(node)
+        return f"({text})" if self.precedence(node) <= bound else text
+
+    # -- one method per node --------------------------------------------------------------
+    def _print_Name(self, node: Name) -> str:
+        return self.name(node)
+
+    def _print_Sym(self, node: Sym) -> str:
+        return UNICODE_SYMBOLS.get(node.name, node.name)
+
+    def _print_Lit(self, node: Lit) -> str:
+        return node.text
+
+    def _print_Label(self, node: Label) -> str:
+        return node.text
+
+    def _print_Value(self, node: Value) -> str:
+        return self.value(node.value)
+
+    def _print_Number(self, node: Number) -> str:
+        return self.number(node)
+
+    def _print_Dec(self, node: Dec) -> str:
+        return round_half_away(node.value, self.digits)
+
+    def _print_Cell(self, node: Cell) -> str:
+        return self.cell(node)
+
+    def _print_Result(self, node: Result) -> str:
+        return self.result(node)
+
+    def _print_Frac(self, node: Frac) -> str:
+        # 4 / (√2/2), not 4 / √2/2: a denominator binds tighter than a quotient
+        return f"{self.grouped(node.num)} / {self.grouped(node.den, Prec.DIV)}"
+
+    def _print_Exp(self, node: Exp) -> str:
         inner = node.exponent
         if isinstance(inner, Value):
             return self.values.exp(inner.value)
         return f"exp({self.math(inner)})"
 
-    def grouped(self, node: Math) -> str:
-        """A sum or quotient as a factor, bracketed."""
-        text = self.math(node)
-        if isinstance(node, (Sum, Frac)) or (
-            isinstance(node, Value)
-            and (precedence(node.value) <= Prec.ADD or is_negative(node.value))
-        ):
-            return f"({text})"
-        return text
+    def _print_Paren(self, node: Paren) -> str:
+        return f"({self.math(node.body)})"
 
-    def math(self, node: Math) -> str:
-        if isinstance(node, Name):
-            return self.name(node)
-        if isinstance(node, Sym):
-            return UNICODE_SYMBOLS.get(node.name, node.name)
-        if isinstance(node, (Lit, Label)):
-            return node.text
-        if isinstance(node, Value):
-            return self.value(node.value)
-        if isinstance(node, Number):
-            return self.number(node)
-        if isinstance(node, Dec):
-            return round_half_away(node.value, self.digits)
-        if isinstance(node, Cell):
-            return self.cell(node)
-        if isinstance(node, Result):
-            return self.result(node)
-        if isinstance(node, Frac):
-            den = self.grouped(node.den)
-            if "/" in den and not den.startswith("("):  # 4 / (√2/2), not 4 / √2/2
-                den = f"({den})"
-            return f"{self.grouped(node.num)} / {den}"
-        if isinstance(node, Exp):
-            return self.exp(node)
-        if isinstance(node, Paren):
-            return f"({self.math(node.body)})"
-        if isinstance(node, Root):
-            return f"√({self.math(node.body)})"
-        if isinstance(node, Brackets):
-            return f"[{self.math(node.body)}]"
-        if isinstance(node, Minus):
-            return "−" + self.math(node.body)
-        if isinstance(node, Product):
-            return self.glue(node).join(self.math(f) for f in node.factors)
-        if isinstance(node, Sum):
-            terms = elide([self.math(t) for t in node.terms])
-            out = terms[0]
-            for term in terms[1:]:
-                out += f" − {term[1:]}" if term.startswith("−") else f" + {term}"
-            return out
-        if isinstance(node, Concat):
-            return "".join(self.math(p) for p in node.parts)
-        if isinstance(node, Sub):
-            base = self.math(node.base)
-            if set(node.sub) <= _SUBSCRIPTABLE:
-                return base + subscript(node.sub)
-            return f"{base}[{node.sub}]"
-        if isinstance(node, Vector):
-            return "[" + ", ".join(elide([self.math(x) for x in node.items])) + "]"
-        if isinstance(node, Cases):
-            return "; ".join(f"{self.math(v)} ({self.math(c)})" for v, c in node.rows)
-        if isinstance(node, Relation):
-            right = f"{node.rel} {self.math(node.right)}"
-            return right if node.left is None else f"{self.math(node.left)} {right}"
-        if isinstance(node, Join):
-            return _SEPARATORS[node.sep].join(self.math(x) for x in node.items)
-        if isinstance(node, Table):
-            return " ".join(self.math(c) for row in node.cells for c in row)
-        raise TypeError(f"no Unicode form for {type(node).__name__}")  # pragma: no cover
+    def _print_Root(self, node: Root) -> str:
+        return f"√{self.grouped(node.body, Prec.POW)}"  # √2, √(σ² + ε)
+
+    def _print_Brackets(self, node: Brackets) -> str:
+        return f"[{self.math(node.body)}]"
+
+    def _print_Minus(self, node: Minus) -> str:
+        return "−" + self.math(node.body)
+
+    def _print_Product(self, node: Product) -> str:
+        return self.glue(node).join(self.math(f) for f in node.factors)
+
+    def _print_Sum(self, node: Sum) -> str:
+        terms = elide([self.math(t) for t in node.terms])
+        out = terms[0]
+        for term in terms[1:]:
+            out += f" − {term[1:]}" if term.startswith("−") else f" + {term}"
+        return out
+
+    def _print_Concat(self, node: Concat) -> str:
+        return "".join(self.math(p) for p in node.parts)
+
+    def _print_Sub(self, node: Sub) -> str:
+        base = self.math(node.base)
+        if set(node.sub) <= _SUBSCRIPTABLE:
+            return base + subscript(node.sub)
+        return f"{base}[{node.sub}]"
+
+    def _print_Vector(self, node: Vector) -> str:
+        return "[" + ", ".join(elide([self.math(x) for x in node.items])) + "]"
+
+    def _print_Cases(self, node: Cases) -> str:
+        return "; ".join(f"{self.math(v)} ({self.math(c)})" for v, c in node.rows)
+
+    def _print_Relation(self, node: Relation) -> str:
+        right = f"{node.rel} {self.math(node.right)}"
+        return right if node.left is None else f"{self.math(node.left)} {right}"
+
+    def _print_Join(self, node: Join) -> str:
+        return _SEPARATORS[node.sep].join(self.math(x) for x in node.items)
+
+    def _print_Table(self, node: Table) -> str:
+        return " ".join(self.math(c) for row in node.cells for c in row)

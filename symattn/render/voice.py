@@ -1,21 +1,18 @@
 """The voices of the writers: how each format writes a :class:`~symattn.messages.Message`
-(its words escaped for the format, its formulas by the format's own printer, its entry
-names as the format names entries).
-
-The words of words/ still hold some math in Unicode (``√d_k``, ``−∞``, ``aᵢⱼ``), so the
-LaTeX and HTML voices say a message in Unicode first and then set its math runs as math
-(:func:`~symattn.render.latex.latex_message`), as the whole sentence is needed to find a
-run that a placeholder splits (``√{d_k}``)."""
+(its words escaped for the format, its formulas — and the math its sentence names — by
+the format's own printer, its entry names as the format names entries).  HTML's voice is
+:func:`~symattn.render.html.html_voice`, loaded with the HTML writer."""
 
 from __future__ import annotations
 
+from ..formula import Name
 from ..messages import Voice
+from ..printing import Notation
 from ..words import Words
-from .html import message_html
-from .latex import latex_message
+from .tex import TexPrinter, text_escape
 from .unicode_math import UnicodeMath
 
-__all__ = ["html_voice", "latex_voice", "text_voice"]
+__all__ = ["latex_voice", "text_voice"]
 
 
 def text_voice(words: Words, digits: int = 4) -> Voice:
@@ -23,13 +20,14 @@ def text_voice(words: Words, digits: int = 4) -> Voice:
     return Voice.plain(words, UnicodeMath(digits).math)
 
 
-def latex_voice(words: Words, digits: int = 4) -> Voice:
+def latex_voice(words: Words, digits: int = 4, notation: Notation | None = None) -> Voice:
     """LaTeX: words in text mode, formulas and entry names as inline math."""
-    plain = text_voice(words, digits)
-    return Voice(words, plain.text, plain.math, plain.entry, latex_message)
+    printer = TexPrinter(notation, digits)
 
+    def math(node: object) -> str:
+        return f"${printer.math(node)}$"  # type: ignore[arg-type]
 
-def html_voice(words: Words, digits: int = 4) -> Voice:
-    """HTML: words escaped, formulas and entry names as MathML."""
-    plain = text_voice(words, digits)
-    return Voice(words, plain.text, plain.math, plain.entry, message_html)
+    def entry(step: str, i: int, j: int) -> str:
+        return f"${printer.math(Name(step, i, j))}$"
+
+    return Voice(words, text_escape, math, entry)

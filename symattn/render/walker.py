@@ -45,9 +45,10 @@ from ..numbers import Combination, ExpRatio, Surd, rational_value
 from ..plan import result_step
 from ..steps import Kind, Step
 from ..topics import kind_rules
-from ..words import Words
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from ..words import MathName, Words
+from .blocks import Block, Display, Heading, Heatmap, Sentence, math_part
 from .given import given_notes, given_shown, scale_sentence
+from .options import RenderOptions
 from .view import ROWS, View
 
 __all__ = [
@@ -124,17 +125,33 @@ KindMethod = Callable[["Walker", Step], None]
 
 @dataclass
 class Walker:
+    """The walk of one derivation with one set of options (the language, the decimal
+    places, the rows and heads written out), which every kind's method reads."""
+
     d: Derivation
-    words: Words
-    rows: list[int]
-    digits: int
+    options: RenderOptions
     kinds: Mapping[Kind, KindMethod]
-    heads_shown: list[int] | None = None
     blocks: list[Block] = field(default_factory=list)
     view: View = ROWS
 
-    def say(self, *parts: str | Math) -> None:
-        self.blocks.append(Sentence(tuple(self.view.math(part) for part in parts)))
+    @property
+    def words(self) -> Words:
+        return self.options.words
+
+    @property
+    def digits(self) -> int:
+        return self.options.digits
+
+    @property
+    def rows(self) -> list[int]:
+        return self.options.shown_rows
+
+    @property
+    def heads_shown(self) -> list[int] | None:
+        return self.options.shown_heads
+
+    def say(self, *parts: str | Math | MathName) -> None:
+        self.blocks.append(Sentence(tuple(self.view.math(math_part(p)) for p in parts)))
 
     def show(self, lines: list[Line]) -> None:
         if lines:

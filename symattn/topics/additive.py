@@ -28,7 +28,7 @@ from ..numbers.matrices import add, matmul
 from ..printing import Names
 from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Ref, Source, Step, StepSpec
-from ..words import Words
+from ..words import MathName, Words
 from . import additive_numpy
 from .base import Builder, KindRules, LoadContext, Matrices, Topic, Writer
 from .cells import CellRefs
@@ -298,12 +298,12 @@ class Additive(Topic):
 
     def notes(
         self, problem: Problem, config: AdditiveConfig, w: Words
-    ) -> list[tuple[str | Math, ...]]:
+    ) -> list[tuple[str | Math | MathName, ...]]:
         q, k, hidden = Name("Q", "i"), Name("K", "j"), Name("additive_hidden", "ij")
         h = Relation(hidden, "=", Sum((Product((q, Name("W_a"))), Product((k, Name("U_a"))))))
         tanh = Concat((Sym("tanh"), Paren(hidden)))
         s = Relation(Name("scores", "i", "j"), "=", Product((tanh, Name("v_a"))))
-        return [(w("derive.given_additive") + " ", h, ", ", s, w("period"))]
+        return [(*w.parts("derive.given_additive"), " ", h, ", ", s, w("period"))]
 
     def draw(
         self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices

@@ -30,7 +30,7 @@ from ..numbers import Surd, to_sympy
 from ..printing import Names, pretty
 from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Source, StepSpec
-from ..words import Words
+from ..words import MathName, Words
 from . import alibi_numpy
 from .base import Builder, LoadContext, Matrices, Mistake, Run, Topic
 
@@ -155,9 +155,9 @@ class Alibi(Topic):
 
     def notes(
         self, problem: Problem, config: AlibiConfig, w: Words
-    ) -> list[tuple[str | Math, ...]]:
+    ) -> list[tuple[str | Math | MathName, ...]]:
         slopes = [Relation(Sym("m"), "=", Value(s)) for s in config.slopes]
-        out: list[tuple[str | Math, ...]] = [(w("derive.alibi") + " ",)]
+        out: list[tuple[str | Math | MathName, ...]] = [(*w.parts("derive.alibi"), " ")]
         for t, slope in enumerate(slopes):
             lead = "" if len(slopes) == 1 else w("derive.alibi_head", head=t + 1) + " "
             out.append((lead, slope, w("period")))

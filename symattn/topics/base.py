@@ -5,9 +5,8 @@ reads into a frozen config (:class:`~symattn.problem.TopicConfig`, in ``Problem.
 the steps it adds to the plan at named points (after X, after Q and K, the scores, on the
 scores, after attention), its kinds of step (:class:`KindRules`), its mistake models, its
 names on paper, the Given section's sentences, its exercise draw, and which topics it does
-not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.  The
-core (load, plan, compute, render, check, exercises) loops over the registry of
-:mod:`symattn.topics` and names no topic; every hook here is a no-op by default.
+not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.  The core
+loops over the registry of :mod:`symattn.topics`, naming no topic; every hook is a no-op.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 from ..errors import SymattnError, where
 from ..formula import Math, Number, Result
 from ..ids import head_prefix
+from ..messages import Piece
 from ..numbers import Surd
 from ..printing import Names
 from ..problem import Mask, Matrix, Problem, TopicConfig
@@ -84,7 +84,7 @@ class Writer(Protocol):
     @property
     def symbolic(self) -> bool: ...
 
-    def say(self, *parts: str | Math) -> None: ...
+    def say(self, *parts: Piece) -> None: ...
 
     def show(self, lines: list[Any]) -> None: ...
 
@@ -356,7 +356,7 @@ class Topic:
         return None
 
     # -- how it is written ---------------------------------------------------------------
-    def notes(self, problem: Problem, config: Any, words: Words) -> list[tuple[str | Math, ...]]:
+    def notes(self, problem: Problem, config: Any, words: Words) -> Sequence[tuple[Piece, ...]]:
         """The Given section's sentences about this topic (after the scale)."""
         return []
 

@@ -339,11 +339,11 @@ class Block(Topic):
 
     def notes(self, problem: Problem, config: BlockConfig, w: Words) -> list[tuple[Any, ...]]:
         out: list[tuple[Any, ...]] = [
-            (w(f"derive.block_{config.norm}"),),
-            (w("derive.given_layernorm", eps=pretty(config.eps)),),
+            w.parts(f"derive.block_{config.norm}"),
+            w.parts("derive.given_layernorm", eps=pretty(config.eps)),
         ]
         if problem.topic("positions") is not None:
-            out.append((w("derive.block_positions"),))
+            out.append(w.parts("derive.block_positions"))
         return out
 
     def check_options(self, options: Any) -> None:

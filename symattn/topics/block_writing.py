@@ -76,11 +76,11 @@ def _source(operands: tuple[str, ...], i: int | str, k: int | str) -> Math:
 def layer_norm_step(walk: Writer, step: Step) -> None:
     """LayerNorm, row by row: μ, σ² (biased), √(σ² + ε), then every entry."""
     operands = step.operands
-    walk.say(walk.words("derive.layer_norm"))
+    walk.say(*walk.words.parts("derive.layer_norm"))
     under = Sum((Sub(Sym("sigma2"), "i"), Sym("eps")))
     general = _normalised(_source(operands, "i", "j"), Sub(Sym("mu"), "i"), under, Lit("j"))
     walk.show([Line(Name(step.id, "i", "j"), (("=", general),), aligned=False)])
-    walk.say(walk.words("derive.layer_norm_eps", eps=_plain(step.spec.params.eps)))
+    walk.say(*walk.words.parts("derive.layer_norm_eps", eps=_plain(step.spec.params.eps)))
     with decimal.localcontext(decimal_context(walk.d.precision)):
         for i in walk.expanded(step):
             walk.heading_row(step, i)
@@ -106,7 +106,7 @@ def _layer_norm_row(walk: Writer, step: Step, i: int) -> None:
     entries = tuple(_source(operands, i, k) for k in range(width))
     squares = tuple(Concat((Paren(Sum((e, Minus(mu_i)))), Sym("squared"))) for e in entries)
     under = Root(Sum((_number(walk, variance, var_value), Value(eps))))
-    walk.say(walk.words("derive.layer_norm_stats", d=width))
+    walk.say(*walk.words.parts("derive.layer_norm_stats", d=width))
     walk.show(
         [
             Line(
@@ -120,7 +120,7 @@ def _layer_norm_row(walk: Writer, step: Step, i: int) -> None:
             Line(Root(Sum((var_i, Sym("eps")))), (("=", under),), _result(walk, r_exact, r_value)),
         ]
     )
-    walk.say(walk.words("derive.entries"))
+    walk.say(*walk.words.parts("derive.entries"))
     lines = []
     for j in walk.entry_columns(step):
         names = _normalised(entries[j], mu_i, Sum((var_i, Sym("eps"))), Lit(str(j + 1)))
@@ -177,10 +177,10 @@ def affine_step(walk: Writer, step: Step) -> None:
     b = Sym("b1") if bias == "b_1" else Sym("b2")
     inner: Math = Sum((Product((Name(x), Name(weights))), Name(bias)))
     general: Math = Concat((Sym("relu"), Paren(inner))) if relu else inner
-    walk.say(walk.words("derive.general"))
+    walk.say(*walk.words.parts("derive.general"))
     walk.show([Line(Name(step.id), (("=", general),), aligned=False)])
     if relu:
-        walk.say(walk.words("derive.relu"))
+        walk.say(*walk.words.parts("derive.relu"))
     matrix_x, matrix_w, matrix_b = (d.matrices[o] for o in step.operands)
     for i in walk.expanded(step):
         walk.heading_row(step, i)

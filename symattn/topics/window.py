@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from ..formula import Math, Relation, Sym, Value
 from ..problem import Mask, Problem, TopicConfig
 from ..steps import Plan
-from ..words import Words
+from ..words import MathName, Words
 from . import window_numpy
 from .base import LoadContext, Matrices, Mistake, Run, Topic
 
@@ -91,9 +91,9 @@ class Window(Topic):
 
     def notes(
         self, problem: Problem, config: WindowConfig, w: Words
-    ) -> list[tuple[str | Math, ...]]:
+    ) -> list[tuple[str | Math | MathName, ...]]:
         width = Relation(Sym("w"), "=", Value(config.w))
-        return [(w("derive.window") + " ", width, w("period"))]
+        return [(*w.parts("derive.window"), " ", width, w("period"))]
 
     def draw_keep(self, options: Any, n: int) -> list[list[list[bool]]]:
         """The keep-masks the draw may give (topics/draw.py): query i sees i − w < j ≤ i."""

@@ -2,6 +2,11 @@
 diagnoses, feedback and sheet words (:mod:`.en`, :mod:`.zh`).  Formulas are the same
 in every language; only these words change.
 
+The words carry no math: a sentence names it, ``{math:sqrt_dk}``, and the writer prints
+it with its own printer (LaTeX's ``\\sqrt{d_k}``, MathML).  Said as plain text, the math
+is printed by the printer that :mod:`symattn.render` installs (:func:`set_math_printer`:
+the terminal's Unicode, ``√d_k``).
+
 >>> words("zh").title("h2.scores")
 '第 2 个头 · 计算注意力分数'
 >>> words("en")("derive.row", i=1, label=" (I)")
@@ -10,8 +15,10 @@ in every language; only these words change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from string import Formatter
 
 from ..errors import SymattnError
 from ..ids import split_id
@@ -27,12 +34,52 @@ from . import (
     office_zh,
     summary_en,
     summary_zh,
+    topics_en,
+    topics_zh,
     zh,
 )
 
-__all__ = ["LANGUAGES", "Words", "words"]
+__all__ = ["LANGUAGES", "MATH_FIELD", "MathName", "Part", "Words", "set_math_printer", "words"]
 
 LANGUAGES = ("en", "zh")
+#: The field of a template that names math: ``{math:NAME}``.
+MATH_FIELD = "math"
+
+
+def _no_printer(name: str) -> str:
+    raise LookupError(f"no printer of the math {name!r}: import symattn.render first")
+
+
+_MATH_PRINTER: list[Callable[[str], str]] = [_no_printer]
+
+
+def set_math_printer(printer: Callable[[str], str]) -> None:
+    """Install how plain text prints the math a sentence names (:mod:`symattn.render`
+    installs the terminal's printer)."""
+    _MATH_PRINTER[:] = [printer]
+
+
+class _Math:
+    """The value of ``{math:NAME}`` in plain text: the installed printer's NAME."""
+
+    def __format__(self, name: str) -> str:
+        return _MATH_PRINTER[0](name)
+
+
+_MATH = _Math()
+_MATH_NAMED = re.compile(r"\{" + MATH_FIELD + r":(\w+)\}")
+
+
+@dataclass(frozen=True)
+class MathName:
+    """Math that a sentence names (``{math:sqrt_dk}``): a writer prints the symbol of this
+    name with its own printer."""
+
+    name: str
+
+
+#: A piece of a sentence: words, or the math it names.
+Part = str | MathName
 
 
 @dataclass(frozen=True)
@@ -43,14 +90,49 @@ class Words:
     table: Mapping[str, str]
 
     def __call__(self, key: str, **values: object) -> str:
-        return self.table[key].format(**values)
+        """The sentence ``key`` as plain text, its ``values`` filled in."""
+        return self.table[key].format(**values, **{MATH_FIELD: _MATH})
+
+    def parts(self, key: str, **values: object) -> tuple[Part, ...]:
+        """The sentence ``key`` as pieces: its words (with ``values`` filled in; a value
+        that is pieces itself is spliced in) and the math it names, for a writer to print
+        each with its own printer."""
+        out: list[Part] = []
+        for literal, field, spec, conversion in Formatter().parse(self.table[key]):
+            if literal:
+                out.append(literal)
+            if field is None:
+                continue
+            if field == MATH_FIELD:
+                out.append(MathName(spec or ""))
+                continue
+            value = values[field]
+            if isinstance(value, tuple):
+                out.extend(value)
+            else:
+                out.append(format(repr(value) if conversion == "r" else value, spec or ""))
+        return tuple(out)
+
+    def template(self, key: str) -> str:
+        """The template of ``key`` for a script to fill (the self-check page's): its math
+        printed as plain text, its other fields left as they are."""
+        return _MATH_NAMED.sub(lambda m: _MATH_PRINTER[0](m.group(1)), self.table[key])
+
+    def title_parts(self, step_id: str, variant: str | None = None) -> tuple[Part, ...]:
+        """:meth:`title` as pieces (a head's title names the head with math between)."""
+        head, base = split_id(step_id)
+        key = f"title.{variant or base}"
+        key = key if key in self.table else f"title.{base}"
+        title = self.parts(key) if key in self.table else (base,)
+        return self.parts("head", head=head, title=title) if head is not None else title
 
     def title(self, step_id: str, variant: str | None = None) -> str:
         """The title of a step (``variant`` picks another wording: ``X_given``, …);
         a head's step names its head."""
         head, base = split_id(step_id)
         key = f"title.{variant or base}"
-        title = self.table.get(key, self.table.get(f"title.{base}", base))
+        key = key if key in self.table else f"title.{base}"
+        title = self(key) if key in self.table else base
         return self("head", head=head, title=title) if head is not None else title
 
     def heading(self, number: int, title: str) -> str:
@@ -70,6 +152,7 @@ _LANGUAGES = {
             **notes_en.WORDS,
             **office_en.WORDS,
             **summary_en.WORDS,
+            **topics_en.WORDS,
         },
     ),
     "zh": Words(
@@ -81,6 +164,7 @@ _LANGUAGES = {
             **notes_zh.WORDS,
             **office_zh.WORDS,
             **summary_zh.WORDS,
+            **topics_zh.WORDS,
         },
     ),
 }

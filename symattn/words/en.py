@@ -5,7 +5,7 @@ from __future__ import annotations
 WORDS: dict[str, str] = {
     # -- step titles (every format) ------------------------------------------------------
     "step_heading": "Step {n}: {title}",
-    "head": "Head {head} · {title}",
+    "head": "Head {head} {math:dot} {title}",
     "title.tokens": "Tokens and ids",
     "title.X": "Embedding lookup",
     "title.X_given": "Token embeddings",
@@ -28,11 +28,11 @@ WORDS: dict[str, str] = {
     "title.dscores": "Gradient of the scores",
     "title.dQ": "Gradient of the queries",
     "title.dK": "Gradient of the keys",
-    "title.dW_Q": "Gradient of W_Q",
-    "title.dW_K": "Gradient of W_K",
-    "title.dW_V": "Gradient of W_V",
+    "title.dW_Q": "Gradient of {math:W_Q}",
+    "title.dW_K": "Gradient of {math:W_K}",
+    "title.dW_V": "Gradient of {math:W_V}",
     "title.dX": "Gradient of the embeddings",
-    "title.dW_O": "Gradient of W_O",
+    "title.dW_O": "Gradient of {math:W_O}",
     "title.dconcat": "Gradient of the concatenated heads",
     # -- the derivation ------------------------------------------------------------------
     "title": "Attention, step by step",
@@ -48,9 +48,10 @@ WORDS: dict[str, str] = {
     "derive.scale": "The scores are divided by",
     "period": ".",
     "derive.no_scale": "The scores are not scaled.",
-    "derive.no_scale_tau": "The scores are not divided by √d_k; the temperature alone "
+    "derive.no_scale_tau": "The scores are not divided by {math:sqrt_dk}; the temperature alone "
     "divides them.",
-    "derive.mask": "Masked entries (query i may not see key j) become −∞, so their weight is 0.",
+    "derive.mask": "Masked entries (query i may not see key j) become {math:neg_inf}, so their "
+    "weight is 0.",
     "derive.exps": "The exponential of each score, and their sum:",
     "derive.quotients": "Each weight is one exponential divided by the sum:",
     "derive.weighted": "The output row is the weighted sum of the value vectors:",
@@ -100,19 +101,21 @@ WORDS: dict[str, str] = {
     "list.sep2": "; ",
     "list.and": "{items} and {last}",
     "list.many": "{first}, … ({count} entries)",
-    "diagnosis.root_dk": "√d_k = √{d_k}",
+    "diagnosis.root_dk": "{math:sqrt_dk} = {sqrt}",
     "diagnosis.root_c": "c = {c}",
     "diagnosis.no_scaling": "{entries}: the scores were not divided by {root}. The rest of your "
-    "method is right for the scores you used; divide each score by √d_k before the softmax "
-    "(s′ᵢⱼ = sᵢⱼ / √d_k).",
-    "diagnosis.scaled_by_d_model": "{entries}: the scores were divided by √d_model = "
-    "√{d_model}; the scale uses d_k, the width of the keys: divide by {root}.",
-    "diagnosis.scaled_by_dk": "{entries}: the scores were divided by d_k = {d_k} instead of "
+    "method is right for the scores you used; divide each score by {math:sqrt_dk} before the "
+    "softmax "
+    "({math:s_prime_ij} = {math:s_ij} / {math:sqrt_dk}).",
+    "diagnosis.scaled_by_d_model": "{entries}: the scores were divided by {math:sqrt_d_model} = "
+    "{sqrt_d_model}; the scale uses {math:d_k}, the width of the keys: divide by {root}.",
+    "diagnosis.scaled_by_dk": "{entries}: the scores were divided by {math:d_k} = {d_k} instead of "
     "its square root, {root}.",
     "diagnosis.scale_multiplied": "{entries}: the scores were multiplied by {root}; divide "
     "them by it instead.",
     "diagnosis.no_softmax": "{entries}: these are the scores themselves; the weights are "
-    "their softmax, aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ), row by row.",
+    "their softmax, {math:a_ij} = exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik}), "
+    "row by row.",
     "diagnosis.softmax_wrong_axis": "{entries}: each column was normalised; the softmax runs "
     "along each row (over the keys j of one query i), so every row of the weights sums to 1.",
     "diagnosis.softmax_wrong_axis.column": "{entries}: each row was normalised; in the "
@@ -127,30 +130,37 @@ WORDS: dict[str, str] = {
     "in the column layout the softmax runs down each column on its own, so every column of "
     "the weights sums to 1.",
     "diagnosis.no_softmax.column": "{entries}: these are the scores themselves; the weights "
-    "are their softmax, aⱼᵢ = exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ), column by column.",
+    "are their softmax, {math:a_ji} = exp({math:s_prime_ji}) / {math:Sigma_k} "
+    "exp({math:s_prime_ki}), column by column.",
     "diagnosis.exp_missing_in_softmax.column": "{entries}: each score was divided by its "
-    "column sum without exponentials; use exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ).",
+    "column sum without exponentials; use exp({math:s_prime_ji}) / {math:Sigma_k} "
+    "exp({math:s_prime_ki}).",
     "diagnosis.softmax_global": "{entries}: the whole matrix was normalised at once; the "
     "softmax runs over each row on its own, so every row of the weights sums to 1.",
     "diagnosis.exp_missing_in_softmax": "{entries}: each score was divided by its row sum "
-    "without exponentials; use exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ).",
-    "diagnosis.scores_transposed": "{entries}: the score matrix is transposed: sᵢⱼ = qᵢ · kⱼ, "
+    "without exponentials; use exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik}).",
+    "diagnosis.scores_transposed": "{entries}: the score matrix is transposed: {math:s_ij} "
+    "= {math:q_i} {math:dot} {math:k_j}, "
     "with the query as the row and the key as the column.",
     "diagnosis.weights_transposed": "{entries}: the weight matrix is transposed: row i holds "
     "the weights of query i over all keys.",
     "diagnosis.weighted_sum_of_keys": "{entries}: the key vectors were summed; the output is "
-    "bᵢ = Σⱼ aᵢⱼ vⱼ, with the values V, not the keys K.",
+    "{math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}, with the values V, not the keys K.",
     "diagnosis.weighted_sum_of_inputs": "{entries}: the input vectors were summed; the output "
-    "is bᵢ = Σⱼ aᵢⱼ vⱼ, with the values V = X W_V, not the rows of X.",
+    "is {math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}, with the values V = X {math:W_V}, not "
+    "the rows of X.",
     "diagnosis.mask_after_softmax": "{entries}: the mask was applied after the softmax, so "
-    "the rows no longer sum to 1; set the masked scores to −∞ before the softmax.",
+    "the rows no longer sum to 1; set the masked scores to {math:neg_inf} before the softmax.",
     "diagnosis.mask_wrong_triangle": "{entries}: the causal mask keeps the wrong triangle: "
     "query i may attend to keys j ≤ i (itself and the tokens before it), not j ≥ i.",
     "diagnosis.jacobian_diagonal_only": "{entries}: only the diagonal of the softmax Jacobian "
-    "was used, aᵢⱼ(1 − aᵢⱼ); the Jacobian is diag(aᵢ) − aᵢ aᵢᵀ, so dS′ᵢⱼ = aᵢⱼ (dAᵢⱼ − "
-    "Σₖ aᵢₖ dAᵢₖ).",
-    "diagnosis.backward_no_scaling": "{entries}: dS′ was not divided by {root}; the scores "
-    "were scaled on the way forward, so dS = dS′ / √d_k on the way back.",
+    "was used, {math:a_ij}(1 {math:minus} {math:a_ij}); the Jacobian is "
+    "diag({math:a_i}) {math:minus} {math:a_i} {math:a_i}ᵀ, so d{math:S_prime_ij} = {math:a_ij} "
+    "(d{math:A_ij} {math:minus} "
+    "{math:Sigma_k} {math:a_ik} d{math:A_ik}).",
+    "diagnosis.backward_no_scaling": "{entries}: {math:dS_prime} was not divided by {root}; the "
+    "scores "
+    "were scaled on the way forward, so dS = {math:dS_prime} / {math:sqrt_dk} on the way back.",
     "diagnosis.backward_transposed": "{entries}: the product is not transposed where it must "
     "be: dV = Aᵀ dO and dK = dSᵀ Q.",
     "diagnosis.premature_rounding": "{entries}: the {what} were rounded to {places} decimal "
@@ -168,8 +178,8 @@ WORDS: dict[str, str] = {
     "diagnosis.arithmetic_slip_many": ". The other entries are right, so recheck the "
     "arithmetic of these entries.",
     "mistake.no_scaling": "scores not scaled",
-    "mistake.scaled_by_d_model": "scaled by √d_model",
-    "mistake.scaled_by_dk": "scaled by d_k",
+    "mistake.scaled_by_d_model": "scaled by {math:sqrt_d_model}",
+    "mistake.scaled_by_dk": "scaled by {math:d_k}",
     "mistake.scale_multiplied": "scale multiplied",
     "mistake.no_softmax": "no softmax",
     "mistake.softmax_wrong_axis": "softmax down the columns",
@@ -188,16 +198,17 @@ WORDS: dict[str, str] = {
     "mistake.arithmetic_slip": "arithmetic slip",
     # -- entries and steps that could not be read ------------------------------------------
     "entry.invalid": "{text} could not be read as a number ({reason}); write it as 0.1070, "
-    "3/4, √2 or e^2/(e^2 + e^5)",
+    "3/4, {math:sqrt_2} or e^2/(e^2 + e^5)",
     "entry.too_coarse": "write {places} decimal places",
     "entry.exact_close": "{text} was read as an exact value, and it is not the exact key "
-    "{exact} ≈ {decimal}; write the decimal if you meant an approximation",
+    "{exact} {math:approx} {decimal}; write the decimal if you meant an approximation",
     "step.unreadable": "this step could not be read as a {rows} × {cols} matrix: {reason}",
     # -- exercise sheets -----------------------------------------------------------------
     "sheet.name": "Name:",
     "sheet.intro": "Compute every step by hand and write your answers in the boxes as decimals "
     "with {places} places and a decimal point (2.1213, not 2,1213). An exact value (an "
-    "integer, 5/2, √2) is right too, except in a Moodle quiz, which reads decimals only. "
+    "integer, 5/2, {math:sqrt_2}) is right too, except in a Moodle quiz, which reads decimals "
+    "only. "
     "Use the space under each step for your working.",
     "sheet.sentence": "Sentence:",
     "sheet.vocabulary": "Vocabulary (each token's id is its position):",
@@ -208,9 +219,11 @@ WORDS: dict[str, str] = {
     "sheet.working": "Working:",
     "sheet.tokens": "Tokens:",
     "sheet.scale": "Divide the scores by",
-    "sheet.causal": "Causal mask: query i may attend only to keys 1 … i; masked scores are −∞ "
+    "sheet.causal": "Causal mask: query i may attend only to keys 1 … i; masked scores "
+    "are {math:neg_inf} "
     "and their weights are 0.",
-    "sheet.no_scale": "Do not scale the scores in this exercise: with d_k = {d_k}, √d_k is not "
+    "sheet.no_scale": "Do not scale the scores in this exercise: with {math:d_k} "
+    "= {d_k}, {math:sqrt_dk} is not "
     "a whole number, and the scaled scores would not be nice.",
     "sheet.summary": "Answer keys",
     "exercise.title": "Attention exercise {label}",
@@ -247,31 +260,35 @@ WORDS: dict[str, str] = {
     "(pos counted from 0) are turned together by the angle",
     "derive.given_rope_base": ", with base = {base}.",
     "derive.given_rope_turn": "Each pair is turned the same way in Q and in K:",
-    "derive.given_additive": "Additive scores, in place of q · k:",
+    "derive.given_additive": "Additive scores, in place of q {math:dot} k:",
     "derive.temperature": "The temperature divides the scaled scores as well:",
-    "derive.window": "A sliding window: query i sees only the keys j with i − w < j ≤ i "
-    "(itself and the w − 1 keys before it), and every other key is masked,",
-    "derive.alibi": "ALiBi: each head adds the bias b_ij = −m·|i − j| to its scaled scores (the "
+    "derive.window": "A sliding window: query i sees only the keys j with i {math:minus} w < j ≤ i "
+    "(itself and the w {math:minus} 1 keys before it), and every other key is masked,",
+    "derive.alibi": "ALiBi: each head adds the bias b_ij = {math:minus}m{math:dot}|i {math:minus} "
+    "j| to its scaled scores (the "
     "farther the key, the lower the score), with the slope",
     "derive.alibi_head": "head {head}:",
     "derive.temperature_alone": "The temperature divides the scores:",
-    "derive.column_layout": "Column layout: each token is a column (Q = W_Q X), the scores are "
+    "derive.column_layout": "Column layout: each token is a column (Q = {math:W_Q} X), the scores "
+    "are "
     "K transposed times Q, one column per query, and the softmax runs down each column.",
     "derive.positions": "Row pos of P is position pos (counted from 0); pos = 0 gives sin 0 = 0 "
     "and cos 0 = 1. The other values are transcendental: they stay sin and cos of the exact "
     "angle, and their decimals are certified.",
     "derive.additive_rows": "One row per pair (query i, key j), in the order (1,1), (1,2), …",
     "diagnosis.pe_sin_cos_swapped": "{entries}: sin and cos are swapped in the positional "
-    "encoding: columns 2i (the 1st, 3rd, … column) take sin(pos / 10000^(2i/d_model)) and "
+    "encoding: columns 2i (the 1st, 3rd, … column) take sin(pos / 10000^(2i/{math:d_model})) and "
     "columns 2i+1 (the 2nd, 4th, …) take cos.",
     "diagnosis.pe_added_after_projection": "{entries}: the positions were added after the "
-    "projection (X W + P); they are added to the embeddings first: Q = (X + P) W_Q.",
+    "projection (X W + P); they are added to the embeddings first: Q = (X + P) {math:W_Q}.",
     "diagnosis.rope_pairs_wrong": "{entries}: the wrong columns were rotated together (i and "
     "i + d/2, as rotate-half does); this problem turns the pairs (2i, 2i+1) of each row.",
-    "diagnosis.window_off_by_one": "{entries}: the window is one key too wide (i − w ≤ j ≤ i); "
-    "query i sees the w = {w} keys i − w < j ≤ i, itself included.",
+    "diagnosis.window_off_by_one": "{entries}: the window is one key too wide (i {math:minus} w ≤ "
+    "j ≤ i); "
+    "query i sees the w = {w} keys i {math:minus} w < j ≤ i, itself included.",
     "diagnosis.alibi_sign_flipped": "{entries}: the bias was added with the wrong sign "
-    "(+m·|i − j|); ALiBi lowers the scores of far keys: b_ij = −m·|i − j|.",
+    "(+m{math:dot}|i {math:minus} j|); ALiBi lowers the scores of far keys: b_ij "
+    "= {math:minus}m{math:dot}|i {math:minus} j|.",
     "diagnosis.column_layout_transposed": "{entries}: this is the row layout (each token a row); "
     "the problem uses the column layout, so each token is a column: transpose your matrix.",
     "mistake.pe_sin_cos_swapped": "sin and cos swapped",
@@ -285,7 +302,8 @@ WORDS: dict[str, str] = {
     "with {places} decimal places and a decimal point, not a comma (2.1213, not 2,1213, "
     "which Moodle may read as 21213). Moodle reads no fractions or roots: type 2.5, not 5/2.",
     "moodle.no_scale": "Do not scale the scores in this exercise.",
-    "moodle.mask": "Mask: where this table shows 0, the score is −∞ and its weight is 0.",
+    "moodle.mask": "Mask: where this table shows 0, the score is {math:neg_inf} and its weight is "
+    "0.",
     "moodle.neg_inf": "Type a masked score as -inf.",
     "moodle.text": "Sentence:",
     "moodle.vocabulary": "Vocabulary and embedding rows:",
@@ -300,7 +318,8 @@ WORDS: dict[str, str] = {
     "selfcheck.subtitle": "Self-check: type your answers; each entry is marked as you type.",
     "selfcheck.intro": "Type each entry in its box: ✓ means right, ✗ wrong, ? not a number. "
     "When a step is wrong in a way a known mistake explains, the mistake is named under it. "
-    "You may write 0.1070, 0,1070, 3/4, √2, 5√2/2, e^2/(e^2 + e^5), 10.7% or -inf.",
+    "You may write 0.1070, 0,1070, 3/4, {math:sqrt_2}, 5{math:sqrt_2}/2, e^2/(e^2 + e^5), 10.7% "
+    "or -inf.",
     "selfcheck.places": "Give exact values where you can (integers, fractions); otherwise "
     "write {places} decimal places.",
     "selfcheck.no_places": "Give exact values where you can; a decimal is right when it is "
@@ -309,7 +328,7 @@ WORDS: dict[str, str] = {
     "to see ✓ and ✗ as you type. You can still print this page and fill it in by hand.",
     "selfcheck.embedding": "The rows of the embedding table E for these ids:",
     "selfcheck.mask": "The mask: 1 where query i may see key j, 0 where it may not. Masked "
-    "scores are −∞ and their weights are 0.",
+    "scores are {math:neg_inf} and their weights are 0.",
     "selfcheck.mark.ok": "right",
     "selfcheck.mark.wrong": "wrong",
     "selfcheck.mark.too_coarse": "too few decimal places",
@@ -325,7 +344,7 @@ WORDS: dict[str, str] = {
     "selfcheck.note.carried": "Carried forward: right when worked from your own answers to "
     "{steps}, which are wrong; the method of this step is right.",
     "selfcheck.note.rounded": "Right when worked from your own rounded answers to {steps}.",
-    "selfcheck.invalid": "could not be read as a number; write it as 0.1070, 3/4, √2 or "
+    "selfcheck.invalid": "could not be read as a number; write it as 0.1070, 3/4, {math:sqrt_2} or "
     "e^2/(e^2 + e^5)",
     "selfcheck.exact_close": "was read as an exact value, and it is not the exact value of "
     "this entry; write the decimal if you meant an approximation",
@@ -334,61 +353,4 @@ WORDS: dict[str, str] = {
     "selfcheck.total": "Right so far: {right} of {total} entries.",
     "selfcheck.footer": "Written by symattn {version}. Your answers are checked inside this "
     "page: nothing is sent anywhere.",
-    # -- grouped K/V heads, a decode step, an encoder block (docs/topics.md) ---------------
-    "title.cache_K": "The key cache",
-    "title.cache_V": "The value cache",
-    "title.decode": "One decoding step with the K/V cache",
-    "title.X_norm": "Pre-norm: LayerNorm of the inputs",
-    "title.residual": "Residual connection",
-    "title.norm": "LayerNorm",
-    "title.ffn_hidden": "Feed-forward network: hidden layer (ReLU)",
-    "title.ffn_output": "Feed-forward network: output",
-    "title.block_output": "The block's output",
-    "derive.kv_groups": "Grouped-query attention: the {heads} query heads share {groups} "
-    "key/value heads, {size} query heads to a group ({assignment}); the heads of one group have "
-    "the same K and V.",
-    "derive.kv_one": "Multi-query attention: the {heads} query heads share one key/value head, "
-    "so every head has the same K and V.",
-    "derive.kv_group": "heads {heads} use K/V head {group}",
-    "derive.block_post": "An encoder block, post-norm: the residual R = X + O is normalised, "
-    "Z = LN(R); the feed-forward network reads Z, FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2; and "
-    "the block's output is LN(Z + FFN(Z)).",
-    "derive.block_pre": "An encoder block, pre-norm: attention reads LN(X), the residual is "
-    "R = X + O, the feed-forward network reads LN(R), FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2, "
-    "and the block's output is R + FFN(LN(R)).",
-    "derive.given_layernorm": "LayerNorm works on each row x on its own: LN(x) = γ (x − μ) / "
-    "√(σ² + ε) + β, with μ the mean of the row and σ² its variance divided by d_model (not "
-    "by d_model − 1); here ε = {eps}.",
-    "derive.cache": "A decoder keeps the keys and values of the tokens it has already seen "
-    "(rows 1 … {last}); the new token adds its own and never changes them:",
-    "derive.decode": "The new token (row {n}) attends to the {cached} cached keys and to its own "
-    "key; there is no later token yet, so nothing has to be masked:",
-    "derive.decode_scores": "Its scores, one per cached key and its own:",
-    "derive.decode_weights": "Its weights, the softmax of these scores:",
-    "derive.decode_output": "Its output, the weighted sum of the cached values and its own:",
-    "derive.decode_same": "This is row {n} of the output above, computed with the whole causal "
-    "matrix: the same numbers, without recomputing the earlier rows.",
-    "derive.decode_differs": "This differs from row {n} of the output above.",
-    "derive.residual": "The residual connection adds the input back, entry by entry:",
-    "derive.layer_norm": "LayerNorm normalises each row on its own (over its d_model entries), "
-    "then scales by γ and shifts by β:",
-    "derive.layer_norm_eps": "The variance is the biased one (divided by d_model, not d_model − 1) "
-    "and ε = {eps} is exact, so σ² + ε is a rational number and its square root a surd when the "
-    "row is rational.",
-    "derive.layer_norm_stats": "The mean and the variance of the row (d_model = {d}):",
-    "derive.relu": "ReLU keeps the positive entries and sets the others to 0: max(0, ·).",
-    "diagnosis.layernorm_unbiased_variance": "{entries}: the variance was divided by "
-    "d_model − 1 = {d_minus}; LayerNorm uses the biased variance, σ² = Σₖ (xₖ − μ)² / d_model.",
-    "diagnosis.gqa_group_wrong": "{entries}: the query heads were matched with the wrong K/V "
-    "heads, in turn (head 1 with K/V head 1, head 2 with K/V head 2, …); with grouped-query "
-    "attention, consecutive query heads share a K/V head: {assignment}.",
-    "diagnosis.decode_uses_future": "{entries}: the queries attended to later tokens, the "
-    "future; a decoder sees only the tokens up to its own (j ≤ i), as in one decoding step with "
-    "the K/V cache.",
-    "mistake.layernorm_unbiased_variance": "LayerNorm with the unbiased variance",
-    "mistake.gqa_group_wrong": "query heads matched with the wrong K/V heads",
-    "mistake.decode_uses_future": "attention to future tokens",
-    # -- the topics combined ---------------------------------------------------------------
-    "derive.block_positions": "With positions, the block's X is X̃ = X + P: the residual adds "
-    "back what attention read.",
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 WORDS: dict[str, str] = {
     # -- 步骤标题 ------------------------------------------------------------------------
     "step_heading": "第 {n} 步：{title}",
-    "head": "第 {head} 个头 · {title}",
+    "head": "第 {head} 个头 {math:dot} {title}",
     "title.tokens": "分词与编号",
     "title.X": "查嵌入表",
     "title.X_given": "词向量",
@@ -28,11 +28,11 @@ WORDS: dict[str, str] = {
     "title.dscores": "注意力分数的梯度",
     "title.dQ": "查询向量的梯度",
     "title.dK": "键向量的梯度",
-    "title.dW_Q": "W_Q 的梯度",
-    "title.dW_K": "W_K 的梯度",
-    "title.dW_V": "W_V 的梯度",
+    "title.dW_Q": "{math:W_Q} 的梯度",
+    "title.dW_K": "{math:W_K} 的梯度",
+    "title.dW_V": "{math:W_V} 的梯度",
     "title.dX": "词向量的梯度",
-    "title.dW_O": "W_O 的梯度",
+    "title.dW_O": "{math:W_O} 的梯度",
     "title.dconcat": "拼接输出的梯度",
     # -- 推导 ----------------------------------------------------------------------------
     "title": "注意力机制：逐步推导",
@@ -48,8 +48,8 @@ WORDS: dict[str, str] = {
     "derive.scale": "注意力分数除以",
     "period": "。",
     "derive.no_scale": "注意力分数不做缩放。",
-    "derive.no_scale_tau": "注意力分数不除以 √d_k，只除以温度。",
-    "derive.mask": "被掩码的位置（查询 i 不能看到键 j）记为 −∞，其权重为 0。",
+    "derive.no_scale_tau": "注意力分数不除以 {math:sqrt_dk}，只除以温度。",
+    "derive.mask": "被掩码的位置（查询 i 不能看到键 j）记为 {math:neg_inf}，其权重为 0。",
     "derive.exps": "先对每个分数取指数，再求和：",
     "derive.quotients": "每个权重等于对应的指数除以总和：",
     "derive.weighted": "输出向量是各值向量按权重的加权和：",
@@ -98,16 +98,18 @@ WORDS: dict[str, str] = {
     "list.sep2": "；",
     "list.and": "{items} 和 {last}",
     "list.many": "{first} 等（共 {count} 个分量）",
-    "diagnosis.root_dk": "√d_k = √{d_k}",
+    "diagnosis.root_dk": "{math:sqrt_dk} = {sqrt}",
     "diagnosis.root_c": "c = {c}",
     "diagnosis.no_scaling": "{entries}：分数没有除以 {root}。对你所用的分数，其余步骤的方法"
-    "是对的；在 softmax 之前应先把每个分数除以 √d_k（s′ᵢⱼ = sᵢⱼ / √d_k）。",
-    "diagnosis.scaled_by_d_model": "{entries}：分数除以了 √d_model = √{d_model}；缩放用的是"
-    "键向量的维度 d_k，应除以 {root}。",
-    "diagnosis.scaled_by_dk": "{entries}：分数除以了 d_k = {d_k}，应除以它的平方根 {root}。",
+    "是对的；在 softmax 之前应先把每个分数除以 {math:sqrt_dk}（{math:s_prime_ij} = {math:s_ij} "
+    "/ {math:sqrt_dk}）。",
+    "diagnosis.scaled_by_d_model": "{entries}：分数除以了 {math:sqrt_d_model} = {sqrt_d_model}；缩"
+    "放用的是"
+    "键向量的维度 {math:d_k}，应除以 {root}。",
+    "diagnosis.scaled_by_dk": "{entries}：分数除以了 {math:d_k} = {d_k}，应除以它的平方根 {root}。",
     "diagnosis.scale_multiplied": "{entries}：分数乘以了 {root}，应当除以它。",
     "diagnosis.no_softmax": "{entries}：这是分数本身；权重是分数的 softmax，逐行计算 "
-    "aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ)。",
+    "{math:a_ij} = exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik})。",
     "diagnosis.softmax_wrong_axis": "{entries}：你对每一列做了归一化；softmax 应沿每一行进行"
     "（固定查询 i，对所有键 j），使每一行的权重之和为 1。",
     "diagnosis.softmax_wrong_axis.column": "{entries}：你对每一行做了归一化"
@@ -121,28 +123,33 @@ WORDS: dict[str, str] = {
     "diagnosis.softmax_global.column": "{entries}：你对整个矩阵一起做了归一化；"
     "列布局中 softmax 应对每一列分别进行，使每一列的权重之和为 1。",
     "diagnosis.no_softmax.column": "{entries}：这是分数本身；权重是分数的 softmax，"
-    "逐列计算 aⱼᵢ = exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ)。",
+    "逐列计算 {math:a_ji} = exp({math:s_prime_ji}) / {math:Sigma_k} exp({math:s_prime_ki})。",
     "diagnosis.exp_missing_in_softmax.column": "{entries}：你直接用分数除以列和，"
-    "漏掉了指数：应为 exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ)。",
+    "漏掉了指数：应为 exp({math:s_prime_ji}) / {math:Sigma_k} exp({math:s_prime_ki})。",
     "diagnosis.softmax_global": "{entries}：你对整个矩阵一起做了归一化；softmax 应对每一行"
     "分别进行，使每一行的权重之和为 1。",
     "diagnosis.exp_missing_in_softmax": "{entries}：你直接用分数除以行和，漏掉了指数："
-    "应为 exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ)。",
-    "diagnosis.scores_transposed": "{entries}：分数矩阵转置了：sᵢⱼ = qᵢ · kⱼ，行对应查询，"
+    "应为 exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik})。",
+    "diagnosis.scores_transposed": "{entries}：分数矩阵转置了：{math:s_ij} "
+    "= {math:q_i} {math:dot} {math:k_j}，行对应查询，"
     "列对应键。",
     "diagnosis.weights_transposed": "{entries}：权重矩阵转置了：第 i 行应是查询 i 对所有键的权重。",
     "diagnosis.weighted_sum_of_keys": "{entries}：你对键向量做了加权和；输出应为 "
-    "bᵢ = Σⱼ aᵢⱼ vⱼ，用值向量 V，而不是键 K。",
+    "{math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}，用值向量 V，而不是键 K。",
     "diagnosis.weighted_sum_of_inputs": "{entries}：你对输入向量做了加权和；输出应为 "
-    "bᵢ = Σⱼ aᵢⱼ vⱼ，用值向量 V = X W_V，而不是 X 的行。",
+    "{math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}，用值向量 V = X {math:W_V}，而不是 X 的行"
+    "。",
     "diagnosis.mask_after_softmax": "{entries}：你在 softmax 之后才加掩码，导致每行之和不再"
-    "为 1；应在 softmax 之前把被掩码的分数设为 −∞。",
+    "为 1；应在 softmax 之前把被掩码的分数设为 {math:neg_inf}。",
     "diagnosis.mask_wrong_triangle": "{entries}：因果掩码保留了错误的三角：查询 i 只能看到"
     "键 j ≤ i（自己和前面的词元），而不是 j ≥ i。",
     "diagnosis.jacobian_diagonal_only": "{entries}：只用了 softmax 雅可比矩阵的对角线 "
-    "aᵢⱼ(1 − aᵢⱼ)；雅可比矩阵是 diag(aᵢ) − aᵢ aᵢᵀ，所以 dS′ᵢⱼ = aᵢⱼ (dAᵢⱼ − Σₖ aᵢₖ dAᵢₖ)。",
-    "diagnosis.backward_no_scaling": "{entries}：dS′ 没有除以 {root}；前向计算时分数做了缩放，"
-    "反向时也要 dS = dS′ / √d_k。",
+    "{math:a_ij}(1 {math:minus} {math:a_ij})；雅可比矩阵是 "
+    "diag({math:a_i}) {math:minus} {math:a_i} {math:a_i}ᵀ，所以 d{math:S_prime_ij} = {math:a_ij} "
+    "(d{math:A_ij} {math:minus} {math:Sigma_k} {math:a_ik} d{math:A_ik})。",
+    "diagnosis.backward_no_scaling": "{entries}：{math:dS_prime} 没有除以 {root}；前向计算时分数做"
+    "了缩放，"
+    "反向时也要 dS = {math:dS_prime} / {math:sqrt_dk}。",
     "diagnosis.backward_transposed": "{entries}：乘积少了转置：dV = Aᵀ dO，dK = dSᵀ Q。",
     "diagnosis.premature_rounding": "{entries}：你在中间步骤把{what}舍入到 {places} 位小数，"
     "误差在后面的步骤中被放大；中间结果至少保留 4 位小数。",
@@ -155,8 +162,8 @@ WORDS: dict[str, str] = {
     "diagnosis.arithmetic_slip_one": "。其余分量都对，请重新核对这一处的计算。",
     "diagnosis.arithmetic_slip_many": "。其余分量都对，请重新核对这几处的计算。",
     "mistake.no_scaling": "分数未缩放",
-    "mistake.scaled_by_d_model": "除以了 √d_model",
-    "mistake.scaled_by_dk": "除以了 d_k",
+    "mistake.scaled_by_d_model": "除以了 {math:sqrt_d_model}",
+    "mistake.scaled_by_dk": "除以了 {math:d_k}",
     "mistake.scale_multiplied": "乘以了缩放因子",
     "mistake.no_softmax": "没有做 softmax",
     "mistake.softmax_wrong_axis": "按列做 softmax",
@@ -174,15 +181,18 @@ WORDS: dict[str, str] = {
     "mistake.premature_rounding": "过早舍入",
     "mistake.arithmetic_slip": "计算失误",
     # -- 无法读取的分量和步骤 --------------------------------------------------------------------
-    "entry.invalid": "无法把 {text} 读作数值；请写成 0.1070、3/4、√2 或 e^2/(e^2 + e^5) 这样的形式",
+    "entry.invalid": "无法把 {text} 读作数值；请写成 0.1070、3/4、{math:sqrt_2} 或 e^2/(e^2 + "
+    "e^5) 这样的形式",
     "entry.too_coarse": "请保留 {places} 位小数",
-    "entry.exact_close": "{text} 被当作精确值读取，它不等于精确答案 {exact} ≈ {decimal}；"
+    "entry.exact_close": "{text} 被当作精确值读取，它不等于精确答案 {exact} {math:approx} {decimal}"
+    "；"
     "如果是近似值，请写成小数",
     "step.unreadable": "这一步无法读作 {rows} × {cols} 矩阵",
     # -- 练习 ----------------------------------------------------------------------------
     "sheet.name": "姓名：",
     "sheet.intro": "请手算每一步，并把答案以保留 {places} 位的小数写在方框中，小数点用“.”"
-    "（写 2.1213，不要写 2,1213）。精确值（整数、5/2、√2）也算对，但 Moodle 测验只接受小数。"
+    "（写 2.1213，不要写 2,1213）。精确值（整数、5/2、{math:sqrt_2}）也算对，但 Moodle 测验只接受小"
+    "数。"
     "每一步下方的空白处写计算过程。",
     "sheet.sentence": "句子：",
     "sheet.vocabulary": "词表（每个词元的 id 就是它的位置）：",
@@ -192,8 +202,10 @@ WORDS: dict[str, str] = {
     "sheet.working": "计算过程：",
     "sheet.tokens": "词元：",
     "sheet.scale": "注意力分数除以",
-    "sheet.causal": "因果掩码：查询 i 只能关注键 1 … i；被掩码的分数为 −∞，其权重为 0。",
-    "sheet.no_scale": "本题不对分数做缩放：d_k = {d_k} 时 √d_k 不是整数，缩放后的分数不便手算。",
+    "sheet.causal": "因果掩码：查询 i 只能关注键 1 … i；被掩码的分数为 {math:neg_inf}，其权重为 0"
+    "。",
+    "sheet.no_scale": "本题不对分数做缩放：{math:d_k} = {d_k} 时 {math:sqrt_dk} 不是整数，缩放后的"
+    "分数不便手算。",
     "sheet.summary": "全部答案",
     "exercise.title": "注意力练习 {label}",
     "exercise.for": "{title}（{student}）",
@@ -227,29 +239,35 @@ WORDS: dict[str, str] = {
     "的第 2i 列与第 2i+1 列一起旋转角度",
     "derive.given_rope_base": "，其中 base = {base}。",
     "derive.given_rope_turn": "Q 和 K 中的每一对都按同样的方式旋转：",
-    "derive.given_additive": "加性注意力分数（代替 q · k）：",
+    "derive.given_additive": "加性注意力分数（代替 q {math:dot} k）：",
     "derive.temperature": "温度也要除：",
-    "derive.window": "滑动窗口：查询 i 只看满足 i − w < j ≤ i 的键 j（它自己和前面 w − 1 个键），"
+    "derive.window": "滑动窗口：查询 i 只看满足 i {math:minus} w < j ≤ i 的键 j（它自己和前面 "
+    "w {math:minus} 1 个键），"
     "其余的键都被遮蔽，",
-    "derive.alibi": "ALiBi：每个头在缩放后的分数上加偏置 b_ij = −m·|i − j|"
+    "derive.alibi": "ALiBi：每个头在缩放后的分数上加偏置 b_ij "
+    "= {math:minus}m{math:dot}|i {math:minus} j|"
     "（键离得越远，分数越低），斜率为",
     "derive.alibi_head": "第 {head} 个头：",
     "derive.temperature_alone": "分数除以温度：",
-    "derive.column_layout": "列布局：每个词是一列（Q = W_Q X），注意力分数是 K 的转置乘以 Q，"
+    "derive.column_layout": "列布局：每个词是一列（Q = {math:W_Q} X），注意力分数是 K 的转置乘以 Q"
+    "，"
     "每个查询占一列，softmax 沿每一列计算。",
     "derive.positions": "P 的第 pos 行对应位置 pos（从 0 开始）；pos = 0 时 sin 0 = 0，cos 0 = 1。"
     "其余的值是超越数：保留为精确角度的 sin 和 cos，小数经过严格验证。",
     "derive.additive_rows": "每一对（查询 i，键 j）占一行，顺序为 (1,1)、(1,2)、…",
     "diagnosis.pe_sin_cos_swapped": "{entries}：位置编码中 sin 和 cos 弄反了：第 2i 列取 "
-    "sin(pos / 10000^(2i/d_model))（即第 1、3、… 列），第 2i+1 列取 cos（即第 2、4、… 列）。",
+    "sin(pos / 10000^(2i/{math:d_model}))（即第 1、3、… 列），第 2i+1 列取 cos（即第 2、4、… 列）"
+    "。",
     "diagnosis.pe_added_after_projection": "{entries}：位置编码是在投影之后才加的（X W + P）；"
-    "应先加到词向量上：Q = (X + P) W_Q。",
+    "应先加到词向量上：Q = (X + P) {math:W_Q}。",
     "diagnosis.rope_pairs_wrong": "{entries}：旋转时配对的列不对（i 与 i + d/2，即 rotate-half 的"
     "做法）；本题每一行旋转的是 (2i, 2i+1) 这两列。",
-    "diagnosis.window_off_by_one": "{entries}：窗口多算了一个键（i − w ≤ j ≤ i）；查询 i 只看 "
-    "i − w < j ≤ i 这 w = {w} 个键（含它自己）。",
-    "diagnosis.alibi_sign_flipped": "{entries}：偏置的符号加反了（+m·|i − j|）；ALiBi 让远处的键"
-    "分数更低：b_ij = −m·|i − j|。",
+    "diagnosis.window_off_by_one": "{entries}：窗口多算了一个键（i {math:minus} w ≤ j ≤ i）；查询 "
+    "i 只看 "
+    "i {math:minus} w < j ≤ i 这 w = {w} 个键（含它自己）。",
+    "diagnosis.alibi_sign_flipped": "{entries}：偏置的符号加反了（+m{math:dot}|i {math:minus} j|）"
+    "；ALiBi 让远处的键"
+    "分数更低：b_ij = {math:minus}m{math:dot}|i {math:minus} j|。",
     "diagnosis.column_layout_transposed": "{entries}：这是行布局（每个词一行）；本题用列布局，"
     "每个词是一列：请把矩阵转置。",
     "mistake.pe_sin_cos_swapped": "sin 与 cos 弄反",
@@ -263,7 +281,7 @@ WORDS: dict[str, str] = {
     "小数点用英文句点“.”，不要用逗号（写 2.1213，不要写 2,1213，Moodle 可能把它读成 21213）。"
     "Moodle 不接受分数或根式：写 2.5，不要写 5/2。",
     "moodle.no_scale": "本题不对分数做缩放。",
-    "moodle.mask": "掩码：表中为 0 的位置，分数为 −∞，其权重为 0。",
+    "moodle.mask": "掩码：表中为 0 的位置，分数为 {math:neg_inf}，其权重为 0。",
     "moodle.neg_inf": "被掩码的分数请填 -inf。",
     "moodle.text": "句子：",
     "moodle.vocabulary": "词表与嵌入行：",
@@ -277,14 +295,14 @@ WORDS: dict[str, str] = {
     "selfcheck.subtitle": "自测：输入答案，每个分量随输随判。",
     "selfcheck.intro": "在每个方框中填写对应的分量：✓ 表示正确，✗ 表示错误，? 表示无法识别为数。"
     "如果某一步的错误能由常见错误解释，会在该步下方指出。"
-    "可以写 0.1070、0,1070、3/4、√2、5√2/2、e^2/(e^2 + e^5)、10.7% 或 -inf。",
+    "可以写 0.1070、0,1070、3/4、{math:sqrt_2}、5{math:sqrt_2}/2、e^2/(e^2 + e^5)、10.7% 或 -inf。",
     "selfcheck.places": "能写精确值（整数、分数）时写精确值，否则保留 {places} 位小数。",
     "selfcheck.no_places": "能写精确值时写精确值；小数与正确值相差不超过其末位的一个单位即为正确。",
     "selfcheck.noscript": "判分需要 JavaScript，而本浏览器已将其关闭：开启后即可随输随看 ✓ 和 ✗。"
     "也可以打印本页，手工填写。",
     "selfcheck.embedding": "这些编号在嵌入表 E 中对应的行：",
     "selfcheck.mask": "掩码：查询 i 能看到键 j 处为 1，不能看到处为 0。"
-    "被掩码的分数为 −∞，其权重为 0。",
+    "被掩码的分数为 {math:neg_inf}，其权重为 0。",
     "selfcheck.mark.ok": "正确",
     "selfcheck.mark.wrong": "错误",
     "selfcheck.mark.too_coarse": "小数位数不够",
@@ -298,59 +316,11 @@ WORDS: dict[str, str] = {
     "selfcheck.note.carried": "错误传递：按你自己在{steps}中的答案（它们是错的）来算，"
     "这一步是对的；这一步的方法没有错。",
     "selfcheck.note.rounded": "按你自己在{steps}中舍入后的答案来算，这一步是对的。",
-    "selfcheck.invalid": "无法识别为数；请写成 0.1070、3/4、√2 或 e^2/(e^2 + e^5) 这样的形式",
+    "selfcheck.invalid": "无法识别为数；请写成 0.1070、3/4、{math:sqrt_2} 或 e^2/(e^2 + e^5) 这样"
+    "的形式",
     "selfcheck.exact_close": "被当作精确值读入，但它不等于该分量的精确值；如果想写近似值，请写小数",
     "selfcheck.entry_note": "{name}：{message}",
     "selfcheck.tally": "{total} 个中对了 {right} 个",
     "selfcheck.total": "目前共 {total} 个分量，对了 {right} 个。",
     "selfcheck.footer": "由 symattn {version} 生成。答案只在本页内检查，不会发送到任何地方。",
-    # -- 分组的 K/V 头、解码一步、编码器块 (docs/topics.md) -----------------------------------
-    "title.cache_K": "键缓存",
-    "title.cache_V": "值缓存",
-    "title.decode": "用 K/V 缓存解码一步",
-    "title.X_norm": "前置归一化：输入的 LayerNorm",
-    "title.residual": "残差连接",
-    "title.norm": "LayerNorm（层归一化）",
-    "title.ffn_hidden": "前馈网络：隐藏层（ReLU）",
-    "title.ffn_output": "前馈网络：输出",
-    "title.block_output": "编码器块的输出",
-    "derive.kv_groups": "分组查询注意力：{heads} 个查询头共用 {groups} 个键/值头，每组 {size} "
-    "个查询头（{assignment}）；同组的头 K 和 V 相同。",
-    "derive.kv_one": "多查询注意力：{heads} 个查询头共用一个键/值头，所以每个头的 K 和 V 都相同。",
-    "derive.kv_group": "第 {heads} 个头用第 {group} 个键/值头",
-    "derive.block_post": "编码器块（后置归一化）：对残差 R = X + O 做归一化，Z = LN(R)；"
-    "前馈网络读取 Z，FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2；块的输出是 LN(Z + FFN(Z))。",
-    "derive.block_pre": "编码器块（前置归一化）：注意力读取 LN(X)，残差是 R = X + O，前馈网络读取 "
-    "LN(R)，FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2，块的输出是 R + FFN(LN(R))。",
-    "derive.given_layernorm": "LayerNorm 对每一行 x 单独计算：LN(x) = γ (x − μ) / √(σ² + ε) "
-    "+ β，其中 μ 是该行的均值，σ² 是除以 d_model（而不是 d_model − 1）的方差；这里 ε = {eps}。",
-    "derive.cache": "解码器保留已经见过的词元的键和值（第 1 … {last} 行）；新词元只添加自己的一行，"
-    "从不改动它们：",
-    "derive.decode": "新词元（第 {n} 行）关注 {cached} 个缓存的键和它自己的键；后面的词元还不存在，"
-    "所以不需要掩码：",
-    "derive.decode_scores": "它的分数，每个缓存的键一个，外加它自己的：",
-    "derive.decode_weights": "它的权重，即这些分数的 softmax：",
-    "derive.decode_output": "它的输出，即缓存的值和它自己的值的加权和：",
-    "derive.decode_same": "这正是上面用整个因果矩阵算出的输出的第 {n} 行：数值相同，而不必重新计算"
-    "前面的行。",
-    "derive.decode_differs": "这与上面输出的第 {n} 行不同。",
-    "derive.residual": "残差连接把输入逐项加回来：",
-    "derive.layer_norm": "LayerNorm 对每一行单独归一化（在它的 d_model 个分量上），"
-    "再乘以 γ、加上 β：",
-    "derive.layer_norm_eps": "方差是有偏的（除以 d_model，而不是 d_model − 1），"
-    "ε = {eps} 是精确值，所以 σ² + ε 是有理数；行是有理数时，它的平方根是一个根式。",
-    "derive.layer_norm_stats": "这一行的均值和方差（d_model = {d}）：",
-    "derive.relu": "ReLU 保留正的分量，其余置为 0：max(0, ·)。",
-    "diagnosis.layernorm_unbiased_variance": "{entries}：方差除以了 d_model − 1 = {d_minus}；"
-    "LayerNorm 用有偏方差，σ² = Σₖ (xₖ − μ)² / d_model。",
-    "diagnosis.gqa_group_wrong": "{entries}：查询头轮流配了键/值头（第 1 个头配第 1 个，第 2 个头"
-    "配第 2 个，…）；分组查询注意力中相邻的查询头共用一个键/值头：{assignment}。",
-    "diagnosis.decode_uses_future": "{entries}：查询关注了后面的词元，也就是未来；解码器只能看到"
-    "它自己及之前的词元（j ≤ i），就像用 K/V 缓存解码一步时那样。",
-    "mistake.layernorm_unbiased_variance": "LayerNorm 用了无偏方差",
-    "mistake.gqa_group_wrong": "查询头配错了键/值头",
-    "mistake.decode_uses_future": "关注了未来的词元",
-    # -- 主题的组合 ----------------------------------------------------------------------
-    "derive.block_positions": "有位置编码时，编码器块中的 X 指 X̃ = X + P："
-    "残差加回的正是注意力读入的矩阵。",
 }

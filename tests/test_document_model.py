@@ -1,0 +1,148 @@
+"""The document model (issue 20): writers dispatch by block type and printers by node
+type, each with a fallback that raises; brackets come from the precedence table."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import symattn
+from symattn.derivation import Derivation
+from symattn.errors import SymattnError
+from symattn.formula import Exp, Frac, Lit, Name, Number, Product, Sum, Sym, Value
+from symattn.numbers import Surd
+from symattn.render import (
+    Document,
+    Heading,
+    RenderOptions,
+    Sentence,
+    TexPrinter,
+    UnicodeMath,
+    render,
+)
+
+from .helpers import run_cli
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A node no printer knows."""
+
+    text: str
+
+
+@pytest.mark.parametrize("printer", [UnicodeMath(), TexPrinter()])
+def test_a_printer_refuses_a_node_it_has_no_method_for(printer: UnicodeMath | TexPrinter) -> None:
+    with pytest.raises(TypeError, match="no way to print a Unknown"):
+        printer.math(Unknown("x"))  # type: ignore[arg-type]
+
+
+def test_a_denominator_is_bracketed_by_what_it_is_not_by_how_it_prints() -> None:
+    u = UnicodeMath()
+    half = Value(Fraction(1, 2))
+    assert u.math(Frac(Lit("4"), half)) == "4 / (1/2)"
+    assert u.math(Frac(Lit("4"), Value(Surd.sqrt(2) / Surd.rational(Fraction(2))))) == "4 / (√2/2)"
+    # a power or a function of a quotient is one piece: no brackets
+    assert u.math(Frac(Lit("pos"), Exp(half))) == "pos / e^(1/2)"
+    assert u.math(Frac(Name("scores", 0, 1), Sym("sqrt_dk"))) == "s₁,₂ / √d_k"
+    # a sum or a spaced quotient as a numerator is bracketed
+    assert u.math(Frac(Sum((Lit("a"), Lit("b"))), Lit("c"))) == "(a + b) / c"
+    assert u.math(Frac(Frac(Lit("a"), Lit("b")), Lit("c"))) == "(a / b) / c"
+
+
+def test_a_substituted_number_brackets_itself_by_its_value() -> None:
+    u, t = UnicodeMath(), TexPrinter()
+    factors = (
+        Number(-2),
+        Number(Fraction(3, 4)),
+        Number(Surd.sqrt(2)),
+        Number(Surd.sqrt(2) / Surd.rational(Fraction(2))),
+    )
+    assert u.math(Product(factors)) == "(-2) (3/4) √2 (√2/2)"
+    assert t.math(Product(factors)) == r"\left(-2\right) \frac{3}{4} \sqrt{2} \frac{\sqrt{2}}{2}"
+    one_plus = Number(Surd.sqrt(3) + Surd.rational(Fraction(1)))
+    assert u.math(one_plus).startswith("(") and t.math(one_plus).startswith(r"\left(")
+
+
+# -- the options ------------------------------------------------------------------------
+
+
+def _seed() -> Derivation:
+    return symattn.derive("seed")
+
+
+def test_a_row_the_problem_does_not_have_is_an_error_not_silently_dropped() -> None:
+    d = _seed()  # two query rows
+    with pytest.raises(
+        SymattnError, match=r"^rows: 5 is out of range; the problem has 2 query rows"
+    ):
+        render(d, "latex", rows=[5])
+    with pytest.raises(SymattnError, match=r"^heads_shown: 3 is out of range"):
+        render(d, "text", heads_shown=[3])
+    assert render(d, "latex", rows=[1]) != render(d, "latex", rows=[0])
+
+
+@pytest.mark.parametrize(
+    ("keywords", "message"),
+    [
+        ({"digits": 31}, "digits: expected 0 … 30"),
+        ({"digits": True}, "digits: expected an integer"),
+        ({"notation": "greek"}, "notation: expected one of matrix, token"),
+        ({"rows": [-1]}, "rows: expected integers ≥ 0"),
+        ({"rows": "1"}, "rows: expected a list of integers"),
+        ({"heads_shown": [0]}, "heads_shown: expected integers ≥ 1"),
+        ({"lang": "fr"}, "language: expected one of en, zh"),
+        ({"colour": "red"}, "render: unknown option 'colour'"),
+    ],
+)
+def test_options_are_checked_when_built(keywords: dict[str, Any], message: str) -> None:
+    with pytest.raises(SymattnError, match=re.escape(message)):
+        RenderOptions.of("text", **keywords)
+
+
+def test_one_frozen_options_value_renders_as_the_keywords_do() -> None:
+    d = _seed()
+    options = RenderOptions("markdown", lang="zh", rows=(0, 1), digits=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.digits = 5  # type: ignore[misc]
+    assert render(d, options) == render(d, "markdown", lang="zh", rows=[0, 1], digits=3)
+    assert render(d, options, digits=2) == render(d, "markdown", lang="zh", rows=[0, 1], digits=2)
+
+
+def test_a_document_is_rendered_by_every_writer_and_json_is_a_derivations() -> None:
+    doc = Document("T", (Heading(None, "Given"), Sentence(("words ", Name("scores", 0, 1)))))
+    assert render(doc, "text") == "T\n=\n\nGiven\n  words s₁,₂\n"
+    assert "$s_{1,2}$" in render(doc, "markdown") and "\\section*{Given}" in render(doc, "tex")
+    assert "<h2>Given</h2>" in render(doc, "html")
+    with pytest.raises(SymattnError, match="json writes a derivation"):
+        render(doc, "json")
+
+
+def test_a_writer_refuses_a_block_it_has_no_method_for() -> None:
+    doc = Document("T", (Unknown("x"),))  # type: ignore[arg-type]
+    for fmt in ("text", "latex", "markdown", "html"):
+        with pytest.raises(TypeError, match="has no way to write a Unknown"):
+            render(doc, fmt)
+
+
+def test_the_cli_says_a_missing_row_in_one_line(tmp_path: Path) -> None:
+    status, out, err = run_cli(["derive", "--example", "seed", "--rows", "5"])
+    assert status == 2 and out == ""
+    assert err == "symattn: error: --rows: 5 is out of range; the problem has 2 query rows\n"
+
+
+def test_the_math_a_sentence_names_is_printed_by_each_writer() -> None:
+    w = symattn.words.words("en")
+    said = Sentence.of(*w.parts("derive.mask"))
+    doc = Document("T", (said,))
+    assert "become −∞, so" in render(doc, "text")
+    assert "become $-\\infty$, so" in render(doc, "tex")
+    assert "become $-\\infty$, so" in render(doc, "markdown")
+    html = render(doc, "html")
+    assert "become <math" in html and "−∞" not in html.split("<main>")[1]
