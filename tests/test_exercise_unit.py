@@ -88,8 +88,21 @@ def test_refused_together() -> None:
     ]:
         with pytest.raises(SymattnError, match=word):
             ExerciseOptions(topics=topics)
+    with pytest.raises(SymattnError, match="at most 4 tokens"):
+        ExerciseOptions(topics=("cross",), tokens=5)
     with pytest.raises(SymattnError, match="from-text"):
         ExerciseOptions(topics=("cross",), from_text=True)
+
+
+@pytest.mark.parametrize(
+    ("level", "tokens"),
+    sampled([(level, tokens) for tokens in (4, 3, 2) for level in (3, 2, 1)], every=9),
+)
+def test_cross_draws_at_every_level_it_accepts(level: int, tokens: int) -> None:
+    """Its keys are not built, so it draws as it comes: every level at 2 … 4 tokens."""
+    options = ExerciseOptions(topics=("cross",), level=level, tokens=tokens)
+    (exercise,) = generate(1115, 1, options)
+    assert len(exercise.data["memory"]) == max(2, tokens - 1)
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,12 @@ from ..errors import SymattnError
 from ..topics.base import Topic
 from ..topics.draw import EXTRA_DRAWS, Matrices
 
-__all__ = ["EXTRAS", "Extra", "by_name", "check_extras", "draw_extras"]
+__all__ = ["EXTRAS", "Extra", "builds_scores", "by_name", "check_extras", "draw_extras"]
+
+
+#: Most tokens of a cross-attention exercise (its keys are not built, so it is drawn
+#: as it comes; beyond this, nice weights are too rare to find in seconds).
+CROSS_TOKENS = 4
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,12 @@ def check_extras(options: Any, topics: list[Topic]) -> None:
                 f"(the backward pass is not derived with {topic.name} yet)",
                 option="with",
             )
+    if "cross" in chosen and options.shape[0] > CROSS_TOKENS:
+        raise SymattnError(
+            f"a cross-attention exercise is drawn as it comes, with at most {CROSS_TOKENS} "
+            f"tokens; found {options.shape[0]}",
+            option="tokens",
+        )
     if "cross" in chosen and options.mask != "none":
         raise SymattnError(
             "cross and --mask causal do not go together (a query sees the whole memory)",
@@ -98,6 +109,12 @@ def check_extras(options: Any, topics: list[Topic]) -> None:
             "cross and backward do not go together (the backward pass is of self-attention)",
             option="with",
         )
+
+
+def builds_scores(options: Any) -> bool:
+    """Whether the draw may build the scores (:mod:`.build` makes the keys from X): not when
+    the keys come from a memory; then it draws as they come."""
+    return "cross" not in options.topics
 
 
 def draw_extras(rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices) -> None:

@@ -39,7 +39,7 @@ from ..topics.draw import scores_kind
 from ..words import words
 from .build import build, key_values, one_wide, reach
 from .construct import Scorer, repair
-from .extras import draw_extras
+from .extras import builds_scores, draw_extras
 from .nice import scores_nice
 from .options import DRAWN, LEVELS, MAX_PLACES, ZERO_SHARE, ExerciseOptions
 from .rules import derived_flaw, given_flaw
@@ -61,6 +61,8 @@ REDRAWS = 200
 BLIND = 300
 #: Draws whose scores are built before giving up with a clear message.
 RESTARTS = 12
+#: Rounds of BLIND draws taken as they come where the scores cannot be built (a memory).
+BLIND_RESTARTS = 40
 #: W_V (and what comes after attention) drawn afresh for one built draw's scores.
 VALUES = 20
 #: What is drawn after the scores: what :func:`_built` draws afresh.
@@ -305,10 +307,12 @@ def _one(
 ) -> tuple[dict[str, Any], Derivation]:
     rng = random.Random(seed)
     found = _blind(rng, options, title, seen)
-    for _ in range(RESTARTS):
+    built = builds_scores(options)  # a memory's keys are not built: more draws as they come
+    again = _built if built else _blind
+    for _ in range(RESTARTS if built else BLIND_RESTARTS):
         if found is not None:
             return found
-        found = _built(rng, options, title, seen)
+        found = again(rng, options, title, seen)
     if found is not None:
         return found
     n, d_model, d_k, _ = options.shape

@@ -64,7 +64,6 @@ class ExerciseOptions:
                 object.__setattr__(self, "heads", heads)
         for topic in self.drawn:
             topic.check_options(self)
-        check_extras(self, self.drawn)
         if self.level not in LEVELS:
             raise SymattnError(f"expected 1, 2 or 3, found {self.level}", option="level")
         if not 1 <= self.heads <= 4:
@@ -98,7 +97,7 @@ class ExerciseOptions:
                 f"{len(words(self.lang)('exercise.vocabulary').split())} words",
                 option="tokens",
             )
-
+        check_extras(self, self.drawn)
         refusal = size_refusal(self, LEVELS)
         if refusal is not None:
             raise SymattnError(refusal[1], option=refusal[0])
