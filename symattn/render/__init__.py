@@ -22,6 +22,7 @@ from ..words import set_math_printer
 from .blocks import Block, Display, Heading, Heatmap, Sentence
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
+from .general import formula_text, general_line
 from .given import given_notes, scale_note
 from .json_out import dumps, json_chunks, json_text
 from .kinds import build_blocks, step_blocks
@@ -64,7 +65,9 @@ __all__ = [
     "docx_from",
     "dumps",
     "esc",
+    "formula_text",
     "fragment",
+    "general_line",
     "given_notes",
     "html_voice",
     "inline_html",
