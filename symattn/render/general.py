@@ -2,11 +2,11 @@
 "In general" line prints (in every format) and that JSON's ``formula`` and the
 spreadsheet's titles print as plain Unicode (:func:`formula_text`).
 
-A core kind's tree is made here (:func:`general_line`); a kind without one (the givens,
-the tokens, a lookup, a topic's kind whose writer makes its own) keeps the words of its
-plan (``StepSpec.formula``) for JSON.  The layout's view turns the tree
-(:meth:`.view.View.math`), so the column layout's JSON says ``Q = W_Q X`` with no
-rewriting of strings.
+A core kind's tree is made here (:func:`general_line`), a topic's kind's by its
+``KindRules.general``; a kind without one (the givens, the tokens, a lookup, a topic's
+kind that has none yet) keeps the words of its plan (``StepSpec.formula``) for JSON.
+The layout's view turns the tree (:meth:`.view.View.math`), so the column layout's JSON
+says ``Q = W_Q X`` with no rewriting of strings.
 
 >>> from symattn.steps import Kind, StepSpec
 >>> from symattn.words import words
@@ -40,6 +40,7 @@ from ..formula import (
     Sym,
 )
 from ..steps import Kind, StepSpec
+from ..topics import kind_rules
 from ..words import Words
 from .text import line_text
 from .unicode_math import UnicodeMath
@@ -56,8 +57,12 @@ def divisor_symbol(label: str) -> Math:
 
 
 def general_line(spec: StepSpec, words: Words) -> Line | None:
-    """The general formula of a step of a core kind, as a tree (in the row layout; the
-    view turns it), or None for a kind that has none here."""
+    """The general formula of a step, as a tree (in the row layout; the view turns it):
+    a topic's kind's from its :class:`~symattn.topics.base.KindRules` ``general``; None
+    for a kind that has none."""
+    rules = kind_rules().get(spec.kind)
+    if rules is not None:
+        return rules.general(spec, words) if rules.general is not None else None
     lhs = Name(spec.id)
     kind = spec.kind
     if kind in (Kind.PRODUCT, Kind.SUM_OF_PRODUCTS, Kind.WEIGHTED_SUM):

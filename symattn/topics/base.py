@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from ..errors import SymattnError, where
-from ..formula import Math, Number, Result
+from ..formula import Line, Math, Number, Result
 from ..ids import head_prefix
 from ..messages import Piece
 from ..numbers import Surd
@@ -110,6 +110,9 @@ class Writer(Protocol):
 
 
 WriteRule = Callable[[Writer, Step], None]
+#: A kind's general formula as a formula tree (in the row layout), in a language: the one
+#: that its "In general" line shows and JSON's "formula" prints (symattn/render/general.py).
+GeneralRule = Callable[[StepSpec, Words], Line]
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,8 @@ class KindRules:
     """One kind of step: how it is computed exactly and on decimals, and how it is written.
 
     ``closed``: its entries may be nested roots or closed forms that a display shows by
-    their decimals (≈), as LayerNorm's are; ``cells``: its spreadsheet formulas.
+    their decimals (≈), as LayerNorm's are; ``cells``: its spreadsheet formulas;
+    ``general``: its general formula as a tree (symattn/render/general.py).
     """
 
     kind: Kind
@@ -127,6 +131,7 @@ class KindRules:
     closed: bool = False
     cells: CellRule | None = None
     page: PageRule | None = None  # its decimal rule on the self-check page
+    general: GeneralRule | None = None  # its general formula, when it has one
 
 
 # -- the problem file --------------------------------------------------------------------------

@@ -147,6 +147,7 @@ class Block(Topic):
             block_writing.layer_norm_step,
             closed=True,
             cells=_norm_cells,
+            general=block_writing.layer_norm_general,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   if (args[0][0].length < 2 && k.unbiased) throw new o.NotApplicable("one entry");
@@ -181,6 +182,7 @@ class Block(Topic):
             block_writing.affine_step,
             closed=True,
             cells=_affine_cells,
+            general=block_writing.affine_general,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   const cols = o.t(args[1]);
