@@ -1,8 +1,8 @@
 """One source for each general formula (symattn/render/general.py): for every step of
 every bundled example, in the row layout and in the column layout, JSON's "formula" is
 the plain Unicode print of the step's formula tree as the layout writes it, and the
-derivation's "In general" line shows that same tree; docs/json-output.md's table of
-the formulas is what the examples print."""
+derivation's "In general" line shows that same tree, and no plan writes it again in
+words; docs/json-output.md's table of the formulas is what the examples print."""
 
 from __future__ import annotations
 
@@ -61,8 +61,11 @@ def test_json_formula_is_the_print_of_the_tree_the_walk_shows(name: str, layout:
     for step in d.steps:
         line = general_line(step.spec, words)
         assert written[step.id] == formula_text(step.spec, words, view), step.id
+        if not view.columns:  # the Python API's Step.formula: the row layout's
+            assert step.formula == written[step.id], step.id
         if line is None:
             continue
+        assert step.spec.formula == "", step.id  # the tree is the only source
         trees += 1
         shown = view.math(line)
         assert written[step.id] == "\n".join(line_text(shown, UnicodeMath(), "")), step.id

@@ -291,7 +291,6 @@ class Additive(Topic):
             StepSpec(
                 id=f"{b.prefix}additive_hidden",
                 kind=ADDITIVE_HIDDEN,
-                formula="h_ij = q_i W_a + k_j U_a",
                 operands=(head.q, head.k, "W_a", "U_a"),
                 row_labels=labels,
             )
@@ -300,7 +299,6 @@ class Additive(Topic):
             StepSpec(
                 id=f"{b.prefix}scores",
                 kind=TANH_SCORE,
-                formula="s_ij = tanh(h_ij) · v_a",
                 operands=(hidden, "v_a"),
                 row_labels=p.tokens,
                 col_labels=kv,

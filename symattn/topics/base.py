@@ -5,9 +5,8 @@ reads into a frozen config (:class:`~symattn.problem.TopicConfig`, in ``Problem.
 the steps it adds to the plan at named points (after X, after Q and K, the scores, on the
 scores, after attention), its kinds of step (:class:`KindRules`), its mistake models, its
 names on paper, the Given section's sentences, its exercise draw, and which topics it does
-not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.  The core
-loops over the registry of :mod:`symattn.topics`, naming no topic; every hook is a no-op.
-"""
+not combine with; its NumPy reference is its sibling module ``<topic>_numpy.py``.  The core
+loops over the registry of :mod:`symattn.topics`, naming no topic; every hook is a no-op."""
 
 from __future__ import annotations
 
@@ -110,9 +109,6 @@ class Writer(Protocol):
 
 
 WriteRule = Callable[[Writer, Step], None]
-#: A kind's general formula as a formula tree (in the row layout), in a language: the one
-#: that its "In general" line shows and JSON's "formula" prints (symattn/render/general.py).
-GeneralRule = Callable[[StepSpec, Words], Line]
 
 
 @dataclass(frozen=True)
@@ -120,8 +116,7 @@ class KindRules:
     """One kind of step: how it is computed exactly and on decimals, and how it is written.
 
     ``closed``: its entries may be nested roots or closed forms that a display shows by
-    their decimals (≈), as LayerNorm's are; ``cells``: its spreadsheet formulas;
-    ``general``: its general formula as a tree (symattn/render/general.py).
+    their decimals (≈), as LayerNorm's are; ``cells``: its spreadsheet formulas.
     """
 
     kind: Kind
@@ -131,7 +126,7 @@ class KindRules:
     closed: bool = False
     cells: CellRule | None = None
     page: PageRule | None = None  # its decimal rule on the self-check page
-    general: GeneralRule | None = None  # its general formula, when it has one
+    general: Callable[[StepSpec, Words], Line] | None = None  # its general formula's tree
 
 
 # -- the problem file --------------------------------------------------------------------------

@@ -84,7 +84,6 @@ def _layer_norm(
     return StepSpec(
         id=step_id,
         kind=LAYERNORM,
-        formula=f"{_RESULTS[step_id]} = LN({name}), row by row: γ (x − μ) / √(σ² + ε) + β",
         operands=(operand,) if plus is None else (operand, plus),
         params=config.layer_norm,
         row_labels=p.tokens,
@@ -295,7 +294,6 @@ class Block(Topic):
             StepSpec(
                 id="residual",
                 kind=Kind.ADD,
-                formula=f"R = {_LETTERS.get(x, x)} + O",
                 operands=(x, b.output),
                 params="residual",
                 row_labels=tokens,
@@ -306,7 +304,6 @@ class Block(Topic):
             StepSpec(
                 id="ffn_hidden",
                 kind=AFFINE,
-                formula="H = ReLU(Z W_1 + b_1)",
                 operands=("norm", "W_1", "b_1"),
                 params=AffineParams("relu"),
                 row_labels=tokens,
@@ -316,7 +313,6 @@ class Block(Topic):
             StepSpec(
                 id="ffn_output",
                 kind=AFFINE,
-                formula="F = H W_2 + b_2",
                 operands=("ffn_hidden", "W_2", "b_2"),
                 params=AffineParams(),
                 row_labels=tokens,
@@ -327,7 +323,6 @@ class Block(Topic):
                 StepSpec(
                     id="block_output",
                     kind=Kind.ADD,
-                    formula="Y = R + F",
                     operands=("residual", "ffn_output"),
                     params="residual",
                     row_labels=tokens,

@@ -270,7 +270,6 @@ class Positions(Topic):
             StepSpec(
                 id="X_pos",
                 kind=Kind.ADD,
-                formula="X̃ = X + P",
                 operands=(b.x, "P"),
                 row_labels=tokens,
             )
