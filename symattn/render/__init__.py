@@ -23,7 +23,7 @@ from ..words import set_math_printer, words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
-from .general import formula_text, general_line
+from .general import formula_text, general_line, general_lines
 from .given import given_notes, scale_note
 from .json_out import dumps, json_chunks, json_text
 from .kinds import build_blocks, step_blocks
@@ -69,6 +69,7 @@ __all__ = [
     "formula_text",
     "fragment",
     "general_line",
+    "general_lines",
     "given_notes",
     "html_voice",
     "inline_html",

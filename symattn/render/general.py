@@ -46,7 +46,7 @@ from .text import line_text
 from .unicode_math import UnicodeMath
 from .view import ROWS, View
 
-__all__ = ["divisor_symbol", "formula_text", "general_line"]
+__all__ = ["divisor_symbol", "formula_text", "general_line", "general_lines"]
 
 
 def divisor_symbol(label: str) -> Math:
@@ -56,13 +56,19 @@ def divisor_symbol(label: str) -> Math:
     return parts[0] if len(parts) == 1 else Paren(Product(parts))
 
 
-def general_line(spec: StepSpec, words: Words) -> Line | None:
-    """The general formula of a step, as a tree (in the row layout; the view turns it):
-    a topic's kind's from its :class:`~symattn.topics.base.KindRules` ``general``; None
-    for a kind that has none."""
+def general_lines(spec: StepSpec, words: Words) -> tuple[Line, ...] | None:
+    """The general formula of a step, as trees (in the row layout; the view turns them):
+    a topic's kind's from its :class:`~symattn.topics.base.KindRules` ``general`` (one
+    line or more); None for a kind that has none."""
     rules = kind_rules().get(spec.kind)
     if rules is not None:
         return rules.general(spec, words) if rules.general is not None else None
+    line = general_line(spec, words)
+    return None if line is None else (line,)
+
+
+def general_line(spec: StepSpec, words: Words) -> Line | None:
+    """The general formula of a step of a core kind, as one tree, or None."""
     lhs = Name(spec.id)
     kind = spec.kind
     if kind in (Kind.PRODUCT, Kind.SUM_OF_PRODUCTS, Kind.WEIGHTED_SUM):
@@ -108,11 +114,13 @@ def general_line(spec: StepSpec, words: Words) -> Line | None:
 
 def formula_text(spec: StepSpec, words: Words, view: View = ROWS) -> str:
     """The general formula as JSON and the spreadsheet write it: the plain Unicode print
-    of :func:`general_line` as ``view`` writes it; a kind without a tree, the plan's
-    words (a given's "(given)" saying, in the column layout, that column i is token i)."""
-    line = general_line(spec, words)
-    if line is not None:
-        return "\n".join(line_text(view.math(line), UnicodeMath(), ""))
+    of :func:`general_lines` as ``view`` writes them (two or more joined by "; "); a kind
+    without a tree, the plan's words (a given's "(given)" saying, in the column layout,
+    that column i is token i)."""
+    lines = general_lines(spec, words)
+    if lines is not None:
+        printed = (line_text(view.math(line), UnicodeMath(), "") for line in lines)
+        return "; ".join(text for texts in printed for text in texts)
     text = spec.formula
     if view.columns and spec.kind in (Kind.GIVEN, Kind.LOOKUP) and text.endswith("(given)"):
         return text[: -len(")")] + "; column i is token i)"

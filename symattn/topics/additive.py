@@ -97,16 +97,16 @@ def _entry(walk: Writer, matrix: str, i: int, j: int) -> tuple[Ref, Any]:
     return Ref(matrix, i, j), walk.d.matrices[matrix][i][j]
 
 
-def _general_hidden(spec: StepSpec, words: Words) -> Line:
+def _general_hidden(spec: StepSpec, words: Words) -> tuple[Line, ...]:
     q, k, w_a, u_a = spec.operands
     general = Sum((Product((Name(q, "i"), Name(w_a))), Product((Name(k, "j"), Name(u_a)))))
-    return Line(Name(spec.id, "ij"), (("=", general),), aligned=False)
+    return (Line(Name(spec.id, "ij"), (("=", general),), aligned=False),)
 
 
 def _write_hidden(walk: Writer, step: Step) -> None:
     q, k, w_a, u_a = step.operands
     walk.say(walk.words("derive.general"))
-    walk.show([_general_hidden(step.spec, walk.words)])
+    walk.show(list(_general_hidden(step.spec, walk.words)))
     walk.say(walk.words("derive.additive_rows"))
     m = walk.d.problem.m
     width = len(walk.d.matrices[w_a])
@@ -135,16 +135,16 @@ def _write_hidden(walk: Writer, step: Step) -> None:
     walk.all_rows(step)
 
 
-def _general_scores(spec: StepSpec, words: Words) -> Line:
+def _general_scores(spec: StepSpec, words: Words) -> tuple[Line, ...]:
     hidden, v_a = spec.operands
     general = Product((call("tanh", Name(hidden, "ij")), Name(v_a)))
-    return Line(Name(spec.id, "i", "j"), (("=", general),), aligned=False)
+    return (Line(Name(spec.id, "i", "j"), (("=", general),), aligned=False),)
 
 
 def _write_scores(walk: Writer, step: Step) -> None:
     hidden, v_a = step.operands
     walk.say(walk.words("derive.general"))
-    walk.show([_general_scores(step.spec, walk.words)])
+    walk.show(list(_general_scores(step.spec, walk.words)))
     m = walk.d.problem.m
     d_a = len(walk.d.matrices[v_a])
     for i in walk.expanded(step):

@@ -126,7 +126,7 @@ class KindRules:
     closed: bool = False
     cells: CellRule | None = None
     page: PageRule | None = None  # its decimal rule on the self-check page
-    general: Callable[[StepSpec, Words], Line] | None = None  # its general formula's tree
+    general: Callable[[StepSpec, Words], tuple[Line, ...]] | None = None  # its general lines
 
 
 # -- the problem file --------------------------------------------------------------------------
