@@ -27,7 +27,7 @@ TITLES = [
     ("V", "Values", "V = X W_V"),
     ("scores", "Attention scores", "S = Q Kᵀ"),
     ("scaled_scores", "Scaled scores", "S' = S / √d_k"),
-    ("weights", "Softmax: attention weights", "A = softmax(S') (row by row)"),
+    ("weights", "Softmax: attention weights", "aᵢ,ⱼ = exp(s′ᵢ,ⱼ) / Σₖ exp(s′ᵢ,ₖ)"),
     ("output", "Weighted sum: the output", "O = A V"),
 ]
 

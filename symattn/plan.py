@@ -68,10 +68,6 @@ def _projections(b: Builder, block: int | None) -> None:
         n: f"{prefix}{n}" if n in blocks else f"{head_prefix(group)}{n}"
         for n in ("Q", "K", "V", "W_Q", "W_K", "W_V")
     }
-    grouped = group is not None and any(
-        t.kv_group(p, c, 0) is not None for t, c in active(p)
-    )  # a topic shares K/V heads between query heads
-    shared = f" (K/V head {group + 1})" if grouped and group is not None else ""
     if p.Q is not None and p.K is not None and p.V is not None:
         for name, width, labels in (
             ("Q", p.d_k, p.tokens),
@@ -100,7 +96,6 @@ def _projections(b: Builder, block: int | None) -> None:
             StepSpec(
                 id=f"{prefix}{name}",
                 kind=Kind.PRODUCT,
-                formula=f"{name} = {left} W_{name}{head}{shared if name != 'Q' else ''}",
                 operands=(left, names[f"W_{name}"]),
                 row_labels=labels,
             )
@@ -123,7 +118,6 @@ def _attend(b: Builder, block: int | None) -> str:
             StepSpec(
                 id=b.current,
                 kind=Kind.PRODUCT,
-                formula="S = Q Kᵀ",
                 operands=(b.head.q, b.head.k),
                 transpose_right=True,
                 row_labels=p.tokens,
@@ -136,7 +130,6 @@ def _attend(b: Builder, block: int | None) -> str:
                 StepSpec(
                     id=f"{prefix}scaled_scores",
                     kind=Kind.SCALE,
-                    formula=f"S' = S / {b.divisor_words}",
                     operands=(b.current,),
                     divisor=b.divisor,
                     divisor_label=b.divisor_label,
@@ -154,7 +147,6 @@ def _attend(b: Builder, block: int | None) -> str:
                 StepSpec(
                     id=f"{prefix}masked_scores",
                     kind=Kind.MASK,
-                    formula=f"M = {b.symbol} + mask (−∞ where masked)",
                     operands=(b.current,),
                     row_labels=p.tokens,
                     col_labels=p.kv_tokens,
@@ -166,7 +158,6 @@ def _attend(b: Builder, block: int | None) -> str:
         StepSpec(
             id=f"{prefix}weights",
             kind=Kind.SOFTMAX,
-            formula=f"A = softmax({b.symbol}) (row by row)",
             operands=(b.current,),
             row_labels=p.tokens,
             col_labels=p.kv_tokens,
@@ -176,7 +167,6 @@ def _attend(b: Builder, block: int | None) -> str:
         StepSpec(
             id=f"{prefix}output",
             kind=Kind.WEIGHTED_SUM,
-            formula="O = A V",
             operands=(weights, b.head.v),
             row_labels=p.tokens,
         )
@@ -194,12 +184,10 @@ def forward_plan(problem: Problem) -> Plan:
         _attend(b, None)
     else:
         outputs = tuple(_attend(b, t) for t in range(p.heads))
-        parts = ", ".join(f"O{t + 1}" for t in range(p.heads))
         b.add(
             StepSpec(
                 id="concat",
                 kind=Kind.CONCAT,
-                formula=f"C = concat({parts})",
                 operands=outputs,
                 row_labels=p.tokens,
             )
@@ -210,7 +198,6 @@ def forward_plan(problem: Problem) -> Plan:
                 StepSpec(
                     id="output",
                     kind=Kind.PRODUCT,
-                    formula="O = C W_O",
                     operands=("concat", "W_O"),
                     row_labels=p.tokens,
                 )

@@ -51,14 +51,13 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
     kv = "memory" if p.memory is not None else "X"
     sum_terms: list[str] = []
 
-    def product(step_id: str, formula: str, left: str, right: str, **options: Any) -> None:
-        spec = StepSpec(id=step_id, kind=Kind.PRODUCT, formula=formula, operands=(left, right))
+    def product(step_id: str, left: str, right: str, **options: Any) -> None:
+        spec = StepSpec(id=step_id, kind=Kind.PRODUCT, operands=(left, right))
         specs.append(spec.changed(**options))
 
     def head(prefix: str, d_o: str) -> None:
         product(
             f"{prefix}dV",
-            "dV = Aᵀ dO",
             f"{prefix}weights",
             d_o,
             transpose_left=True,
@@ -66,7 +65,6 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
         )
         product(
             f"{prefix}dweights",
-            "dA = dO Vᵀ",
             d_o,
             f"{prefix}V",
             transpose_right=True,
@@ -77,7 +75,6 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
             StepSpec(
                 id=f"{prefix}dscaled_scores" if scaled else f"{prefix}dscores",
                 kind=Kind.JACOBIAN,
-                formula="dS'_i = (diag(a_i) − a_i a_iᵀ) dA_i",
                 operands=(f"{prefix}weights", f"{prefix}dweights"),
                 row_labels=tokens,
             )
@@ -88,17 +85,15 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
                 StepSpec(
                     id=f"{prefix}dscores",
                     kind=Kind.SCALE,
-                    formula="dS = dS' / √d_k" if by_root else "dS = dS' / c",
                     operands=(f"{prefix}dscaled_scores",),
                     divisor=score_divisor(p),
                     divisor_label="sqrt(d_k)" if by_root else "c",
                     row_labels=tokens,
                 )
             )
-        product(f"{prefix}dQ", "dQ = dS K", f"{prefix}dscores", f"{prefix}K", row_labels=tokens)
+        product(f"{prefix}dQ", f"{prefix}dscores", f"{prefix}K", row_labels=tokens)
         product(
             f"{prefix}dK",
-            "dK = dSᵀ Q",
             f"{prefix}dscores",
             f"{prefix}Q",
             transpose_left=True,
@@ -110,7 +105,6 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
             grad = f"d{weight[-1]}"
             product(
                 f"{prefix}d{weight}",
-                f"d{weight} = {left}ᵀ {grad}",
                 left,
                 f"{prefix}{grad}",
                 transpose_left=True,
@@ -124,8 +118,8 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
     else:
         upstream = "dO"
         if p.W_O is not None:
-            product("dW_O", "dW_O = Cᵀ dO", "concat", "dO", transpose_left=True)
-            product("dconcat", "dC = dO W_Oᵀ", "dO", "W_O", transpose_right=True, row_labels=tokens)
+            product("dW_O", "concat", "dO", transpose_left=True)
+            product("dconcat", "dO", "W_O", transpose_right=True, row_labels=tokens)
             upstream = "dconcat"
         width = p.d_v
         for t in range(p.heads):
@@ -143,14 +137,10 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
             )
             head(prefix, f"{prefix}dO")
     if projected:
-        formula = "dX = Σ dQ W_Qᵀ" if p.heads > 1 else "dX = dQ W_Qᵀ"
-        if p.memory is None:
-            formula += " + dK W_Kᵀ + dV W_Vᵀ"
         specs.append(
             StepSpec(
                 id="dX",
                 kind=Kind.SUM_OF_PRODUCTS,
-                formula=formula,
                 operands=tuple(sum_terms),
                 transpose_right=True,
                 row_labels=tokens,

@@ -44,7 +44,7 @@ from .numbers import (
 from .printing import StrPrinter
 from .problem import Matrix, Ref, Source
 
-__all__ = ["Kind", "Plan", "Ref", "Source", "Step", "StepSpec", "Values"]
+__all__ = ["Kind", "Plan", "Ref", "Source", "Step", "StepSpec", "Values", "set_formula_printer"]
 
 _ZERO = Fraction(0)
 
@@ -127,7 +127,7 @@ class StepSpec:
 
     id: str
     kind: Kind
-    formula: str  # the general formula in Unicode, as in JSON: "Q = X W_Q"
+    formula: str = ""  # in words, for a kind with no tree (render/general.py): "X (given)"
     operands: tuple[str, ...] = ()
     source: Source | None = None  # GIVEN, LOOKUP, DIFFERENCE: the given matrix
     transpose_left: bool = False
@@ -208,6 +208,15 @@ class Plan:
         return Plan(self.inputs + other.inputs, self.specs + other.specs)
 
 
+#: The printer of :attr:`Step.formula`, installed by :mod:`symattn.render` (a layer above).
+_FORMULA: list[Callable[[StepSpec], str]] = []
+
+
+def set_formula_printer(printer: Callable[[StepSpec], str]) -> None:
+    """Install the printer of :attr:`Step.formula` (a spec's general formula, in Unicode)."""
+    _FORMULA[:] = [printer]
+
+
 @dataclass(frozen=True)
 class Step:
     """One matrix of the derivation: its spec, exact entries and high-precision values."""
@@ -241,7 +250,8 @@ class Step:
 
     @property
     def formula(self) -> str:
-        return self.spec.formula
+        """The general formula in Unicode, in the row layout, as JSON writes it."""
+        return _FORMULA[0](self.spec) if _FORMULA else self.spec.formula
 
     @property
     def operands(self) -> tuple[str, ...]:

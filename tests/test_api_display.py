@@ -80,7 +80,8 @@ def test_reprs_are_one_short_line() -> None:
     assert text.startswith("<Derivation of 'An encoder block by hand") and "(block.toml)" in text
     assert "13 steps: X, Q, K, V, …, ffn_output, block_output; cross-check passed" in text
     step = repr(block.step("weights"))
-    assert step == "<Step weights (softmax, 2 × 2) of block.toml: A = softmax(S') (row by row)>"
+    formula = "aᵢ,ⱼ = exp(s′ᵢ,ⱼ) / Σₖ exp(s′ᵢ,ₖ)"  # the derivation's general formula
+    assert step == f"<Step weights (softmax, 2 × 2) of block.toml: {formula}>"
     result = symattn.check(symattn.derive("seed"), ANSWERS)
     assert repr(result) == (
         "<CheckResult of answers-no-scaling.json against '我 爱: self-attention by hand' "

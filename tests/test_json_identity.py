@@ -8,7 +8,12 @@ problems at n = 8, 16, 32 (seed 0).  One problem changed on purpose (its "change
 The cross-check's numbers changed on purpose when its bound took the condition of the
 computation into account (a cancellation is measured against the size of its terms): so
 the sums are of the JSON without its "crosscheck" object (keys sorted), taken from the
-code just before that change, whose whole output still had the sums of before."""
+code just before that change, whose whole output still had the sums of before.
+
+The general formulas ("formula") became the plain print of the formula trees that the
+derivation's "In general" lines print after the sums were taken: each case's
+"formulas_before" (step id → formula) writes them back as they were before hashing, as
+benchmarks/bench_exact.py does (its FORMULAS_BEFORE)."""
 
 from __future__ import annotations
 
@@ -32,10 +37,17 @@ BENCH = [
 ]
 
 
-def _sha(text: str) -> str:
-    """The sum of the JSON without its cross-check (see the module's docstring)."""
+#: The bench problems' formulas as they were when the sums were taken (step id → formula).
+BENCH_FORMULAS_BEFORE = {"weights": "A = softmax(S') (row by row)"}
+
+
+def _sha(text: str, formulas_before: dict[str, str]) -> str:
+    """The sum of the JSON without its cross-check, each formula of ``formulas_before``
+    written back (see the module's docstring)."""
     data = json.loads(text)
     data.pop("crosscheck", None)
+    for step in data["steps"]:
+        step["formula"] = formulas_before.get(step["id"], step["formula"])
     body = json.dumps(data, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
@@ -47,8 +59,11 @@ def _json(problem: dict[str, object], digits: int = 4) -> str:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_json_is_byte_identical_to_before(name: str) -> None:
     case = CASES[name]
-    assert _sha(_json(case["problem"])) == case["sha256_without_crosscheck"]
-    assert _sha(_json(case["problem"], digits=6)) == case["sha256_digits6_without_crosscheck"]
+    before = case["formulas_before"]
+    assert _sha(_json(case["problem"]), before) == case["sha256_without_crosscheck"]
+    assert (
+        _sha(_json(case["problem"], digits=6), before) == case["sha256_digits6_without_crosscheck"]
+    )
 
 
 def _bench_problem(size: int, seed: int) -> dict[str, object]:
@@ -72,4 +87,4 @@ def _bench_problem(size: int, seed: int) -> dict[str, object]:
 
 @pytest.mark.parametrize(("size", "sha"), BENCH, ids=[f"n{b[0]}" for b in BENCH])
 def test_benchmark_json_is_byte_identical_to_before(size: int, sha: str) -> None:
-    assert _sha(_json(_bench_problem(size, 0))) == sha
+    assert _sha(_json(_bench_problem(size, 0)), BENCH_FORMULAS_BEFORE) == sha

@@ -152,7 +152,7 @@ def test_cross_attention_scores_are_n_by_m_with_both_labels() -> None:
     weights = d.step("weights")
     assert weights.shape == (3, 2)
     assert weights.row_labels == ("je", "t'", "aime") and weights.col_labels == ("I", "love")
-    assert d.step("K").formula == "K = memory W_K"
+    assert d.step("K").formula == "K = M W_K"
     assert d.crosscheck is not None and d.crosscheck.passed
 
 

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..formula import Sym
-from ..words import set_math_printer
+from ..steps import StepSpec, set_formula_printer
+from ..words import set_math_printer, words
 from .blocks import Block, Display, Heading, Heatmap, Sentence
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
+from .general import formula_text, general_line, general_lines
 from .given import given_notes, scale_note
 from .json_out import dumps, json_chunks, json_text
 from .kinds import build_blocks, step_blocks
@@ -64,7 +66,10 @@ __all__ = [
     "docx_from",
     "dumps",
     "esc",
+    "formula_text",
     "fragment",
+    "general_line",
+    "general_lines",
     "given_notes",
     "html_voice",
     "inline_html",
@@ -235,4 +240,12 @@ def _plain_math(name: str) -> str:
 
 
 set_presenter(render, _html_fragment)
+
+
+def _formula(spec: StepSpec) -> str:
+    """A step's general formula as JSON writes it in the row layout, in English."""
+    return formula_text(spec, words("en"))
+
+
+set_formula_printer(_formula)
 set_math_printer(_plain_math)

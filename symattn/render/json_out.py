@@ -15,6 +15,7 @@ from ..printing import StrPrinter
 from ..steps import Step
 from ..version import __version__
 from ..words import Words
+from .general import formula_text
 from .view import ROWS, View, view_of
 from .walker import title_of
 
@@ -80,7 +81,7 @@ def step_json(
     """One step: id, title (in ``words``' language), formula, exact, decimal, float, as
     ``view`` writes it (the column layout: every matrix transposed)."""
     sstr = printer or StrPrinter()
-    formula = view.formula(step.spec)
+    formula = formula_text(step.spec, words, view)
     out: dict[str, Any] = {"id": step.id, "title": title_of(step, words), "formula": formula}
     row_labels, col_labels = step.row_labels, step.col_labels
     if view.columns:  # row r of the written matrix is column r of the row layout's

@@ -314,7 +314,7 @@ def add_step(walk: Walker, step: Step) -> None:
     left, right = step.operands
     residual = step.spec.params == "residual"  # a residual connection (of a block)
     walk.say(walk.words("derive.residual" if residual else "derive.general"))
-    walk.show([Line(Name(step.id), (("=", Sum((Name(left), Name(right)))),), aligned=False)])
+    walk.show([walk.general(step)])
     matrices = walk.d.matrices
     for i in walk.expanded(step):
         walk.heading_row(step, i)

@@ -5,9 +5,9 @@ the column layout, as the AI-by-hand sheets do, each token as a column: every ma
 the transpose of its row-layout form, so a matrix product is written the other way round
 (Q = W_Q X, S = Kᵀ Q, O = V A), entry (i, j) of a row-layout step is entry (j, i) of the
 written one, and the softmax runs down each column.  The computation never changes: the
-view transposes the tables, turns the formula trees (:meth:`View.math`) and rewrites the
-general formulas (:meth:`View.formula`).  A topic's vectors and angles are written the
-same in both layouts (its ``fixed`` names).
+view transposes the tables and turns the formula trees (:meth:`View.math`), the general
+formulas among them (:mod:`.general`: JSON prints the same tree).  A topic's vectors and
+angles are written the same in both layouts (its ``fixed`` names).
 
 >>> from symattn.formula import Name, Product
 >>> turned = COLUMNS.math(Product((Name("X", 0, 1), Name("W_Q", 1, 0)), flips=True))
@@ -18,19 +18,16 @@ same in both layouts (its ``fixed`` names).
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any, TypeVar
 
 from ..formula import Brackets, Join, Name, Product, Table
 from ..ids import split_id
 from ..problem import LAID_OUT
-from ..steps import Kind, StepSpec
 from ..topics import fixed, laid_out
 
 __all__ = ["COLUMNS", "ROWS", "View", "view_of"]
 
 _SWAP = {"i": "j", "j": "i"}
-_PRODUCT = re.compile(r"^(\S+) = (\S+) (\S+)(.*)$")
 
 T = TypeVar("T")
 
@@ -71,22 +68,6 @@ class View:
         if not self.columns:
             return node
         return _turn(node)  # type: ignore[no-any-return]
-
-    def formula(self, spec: StepSpec) -> str:
-        """The general formula of a step (the JSON's ``formula``) as this layout writes it."""
-        text = spec.formula
-        if not self.columns:
-            return text
-        if spec.kind in (Kind.PRODUCT, Kind.WEIGHTED_SUM):
-            found = _PRODUCT.match(text)
-            if found is not None:
-                lhs, left, right, rest = found.groups()
-                return f"{lhs} = {right} {left}{rest}"
-        if spec.kind == Kind.SOFTMAX:
-            return text.replace("(row by row)", "(column by column)")
-        if spec.kind in (Kind.GIVEN, Kind.LOOKUP) and text.endswith("(given)"):
-            return text[: -len(")")] + "; column i is token i)"
-        return text
 
 
 def _turn(node: Any) -> Any:

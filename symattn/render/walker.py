@@ -17,25 +17,15 @@ from dataclasses import dataclass, field
 from ..derivation import Derivation
 from ..entries import Ref
 from ..formula import (
-    Brackets,
-    Cases,
     Cell,
-    Concat,
-    Exp,
-    Frac,
     Join,
-    Label,
     Line,
     Lit,
     Math,
-    Minus,
     Name,
     Number,
-    Paren,
-    Product,
     Relation,
     Result,
-    Sum,
     Sym,
     Table,
 )
@@ -47,6 +37,7 @@ from ..steps import Kind, Step
 from ..topics import kind_rules
 from ..words import MathName, Words
 from .blocks import Block, Display, Heading, Heatmap, Sentence, math_part
+from .general import divisor_symbol, general_line
 from .given import given_notes, given_shown, scale_sentence
 from .options import RenderOptions
 from .view import ROWS, View
@@ -116,10 +107,6 @@ def plain_table(matrix: tuple[tuple[object, ...], ...]) -> Table:
     return Table(cells, rows, cols)
 
 
-def _transposed(name: Name, flag: bool) -> Name:
-    return Name(name.matrix, name.row, name.col, flag)
-
-
 KindMethod = Callable[["Walker", Step], None]
 
 
@@ -183,47 +170,9 @@ class Walker:
         )
 
     def general(self, step: Step) -> Line:
-        spec = step.spec
-        lhs = Name(step.id)
-        if spec.kind in (Kind.PRODUCT, Kind.SUM_OF_PRODUCTS, Kind.WEIGHTED_SUM):
-            terms = tuple(
-                Product(
-                    (
-                        Name(left, transposed=spec.transpose_left),
-                        Name(right, transposed=spec.transpose_right),
-                    ),
-                    flips=True,
-                )
-                for left, right in zip(spec.operands[::2], spec.operands[1::2])
-            )
-            return Line(lhs, (("=", terms[0] if len(terms) == 1 else Sum(terms)),), aligned=False)
-        if spec.kind == Kind.JACOBIAN:
-            a_i, g_i = Name(spec.operands[0], "i"), Name(spec.operands[1], "i")
-            diag = Concat((Sym("diag"), Lit("("), a_i, Lit(")")))
-            jac = Sum((diag, Minus(Product((a_i, _transposed(a_i, True))))))
-            return Line(Name(step.id, "i"), (("=", Product((Paren(jac), g_i))),), aligned=False)
-        if spec.kind == Kind.SCALE:
-            c = divisor_symbol(spec.divisor_label)
-            return Line(lhs, (("=", Frac(Name(spec.operands[0]), c)),), aligned=False)
-        if spec.kind == Kind.MASK:
-            src = spec.operands[0]
-            cases = Cases(
-                (
-                    (Name(src, "i", "j"), Label(self.words("derive.allowed"))),
-                    (Sym("neg_inf"), Label(self.words("derive.masked"))),
-                )
-            )
-            return Line(Name(step.id, "i", "j"), (("=", cases),), aligned=False)
-        if spec.kind == Kind.SOFTMAX:
-            src = spec.operands[0]
-            quotient = Frac(
-                Exp(Name(src, "i", "j")), Product((Sym("sum_k"), Exp(Name(src, "i", "k"))))
-            )
-            return Line(Name(step.id, "i", "j"), (("=", quotient),), aligned=False)
-        if spec.kind == Kind.CONCAT:
-            parts = Join(tuple(Name(o) for o in spec.operands), "comma")
-            return Line(lhs, (("=", Brackets(parts)),), aligned=False)
-        return Line(lhs, aligned=False)
+        """The step's general formula (:mod:`.general`: the one tree JSON prints too)."""
+        line = general_line(step.spec, self.words)
+        return line if line is not None else Line(Name(step.id), aligned=False)
 
     @property
     def columns(self) -> bool:
@@ -341,13 +290,6 @@ class Walker:
         if method is None:  # pragma: no cover - every kind has a method
             raise TypeError(f"no way to write a step of kind {step.kind}")
         method(self, step)
-
-
-def divisor_symbol(label: str) -> Math:
-    """√d_k, c, τ, √d_k · τ or c · τ: what the scores are divided by, as a symbol (each
-    part of the label a symbol: "sqrt(d_k)*tau" → (√d_k · τ))."""
-    parts = tuple(Sym("sqrt_dk" if part == "sqrt(d_k)" else part) for part in label.split("*"))
-    return parts[0] if len(parts) == 1 else Paren(Product(parts))
 
 
 def title_fact(step: Step) -> Title:

@@ -34,6 +34,7 @@ from ..steps import Kind, Source, Step
 from ..topics import kind_rules
 from ..topics.cells import CellRefs
 from ..words import Words
+from .general import formula_text
 from .walker import title_of
 from .xlsx_cells import CELL_RULES, MINUS_INFINITY, constant
 
@@ -219,7 +220,13 @@ def _write_step(book: _Book, step: Step, family: str, n: int, refs_of: list[str]
     rows, cols = step.shape
     title = _step_title(book, step, n)
     here, sheet, place = book.table(
-        family, step.id, title, step.formula, (rows, cols), step.row_labels, step.col_labels
+        family,
+        step.id,
+        title,
+        formula_text(step.spec, book.words),
+        (rows, cols),
+        step.row_labels,
+        step.col_labels,
     )
     places, shapes = [book.places[o] for o in refs_of], [book.shapes[o] for o in refs_of]
     refs = _Refs(places, shapes, here, (rows, cols))
@@ -275,7 +282,13 @@ def _write_softmax(book: _Book, step: Step, family: str, n: int, refs_of: list[s
         )
     title = _step_title(book, step, n)
     _, _, place = book.table(
-        family, step.id, title, step.formula, (rows, cols), step.row_labels, step.col_labels
+        family,
+        step.id,
+        title,
+        formula_text(step.spec, book.words),
+        (rows, cols),
+        step.row_labels,
+        step.col_labels,
     )
     for i in range(rows):
         values = step.float_row(i)

@@ -97,11 +97,16 @@ def _entry(walk: Writer, matrix: str, i: int, j: int) -> tuple[Ref, Any]:
     return Ref(matrix, i, j), walk.d.matrices[matrix][i][j]
 
 
+def _general_hidden(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    q, k, w_a, u_a = spec.operands
+    general = Sum((Product((Name(q, "i"), Name(w_a))), Product((Name(k, "j"), Name(u_a)))))
+    return (Line(Name(spec.id, "ij"), (("=", general),), aligned=False),)
+
+
 def _write_hidden(walk: Writer, step: Step) -> None:
     q, k, w_a, u_a = step.operands
     walk.say(walk.words("derive.general"))
-    general = Sum((Product((Name(q, "i"), Name(w_a))), Product((Name(k, "j"), Name(u_a)))))
-    walk.show([Line(Name(step.id, "ij"), (("=", general),), aligned=False)])
+    walk.show(list(_general_hidden(step.spec, walk.words)))
     walk.say(walk.words("derive.additive_rows"))
     m = walk.d.problem.m
     width = len(walk.d.matrices[w_a])
@@ -130,11 +135,16 @@ def _write_hidden(walk: Writer, step: Step) -> None:
     walk.all_rows(step)
 
 
+def _general_scores(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    hidden, v_a = spec.operands
+    general = Product((call("tanh", Name(hidden, "ij")), Name(v_a)))
+    return (Line(Name(spec.id, "i", "j"), (("=", general),), aligned=False),)
+
+
 def _write_scores(walk: Writer, step: Step) -> None:
     hidden, v_a = step.operands
     walk.say(walk.words("derive.general"))
-    general = Product((call("tanh", Name(hidden, "ij")), Name(v_a)))
-    walk.show([Line(Name(step.id, "i", "j"), (("=", general),), aligned=False)])
+    walk.show(list(_general_scores(step.spec, walk.words)))
     m = walk.d.problem.m
     d_a = len(walk.d.matrices[v_a])
     for i in walk.expanded(step):
@@ -202,6 +212,7 @@ class Additive(Topic):
             ),
             _write_hidden,
             cells=_hidden_cells,
+            general=_general_hidden,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   const qw = o.matmul(args[0], args[2], p);
@@ -216,6 +227,7 @@ class Additive(Topic):
             lambda spec, args, p, given: decimal_tanh_score(args[0], args[1], p.n),
             _write_scores,
             cells=_score_cells,
+            general=_general_scores,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   const m = args[0].length / k.n;
@@ -279,7 +291,6 @@ class Additive(Topic):
             StepSpec(
                 id=f"{b.prefix}additive_hidden",
                 kind=ADDITIVE_HIDDEN,
-                formula="h_ij = q_i W_a + k_j U_a",
                 operands=(head.q, head.k, "W_a", "U_a"),
                 row_labels=labels,
             )
@@ -288,7 +299,6 @@ class Additive(Topic):
             StepSpec(
                 id=f"{b.prefix}scores",
                 kind=TANH_SCORE,
-                formula="s_ij = tanh(h_ij) · v_a",
                 operands=(hidden, "v_a"),
                 row_labels=p.tokens,
                 col_labels=kv,

@@ -145,7 +145,6 @@ class Alibi(Topic):
             StepSpec(
                 id=f"{b.prefix}biased_scores",
                 kind=Kind.ADD,
-                formula=f"S″ = {b.symbol} + B",
                 operands=(b.current, bias),
                 row_labels=p.tokens,
                 col_labels=p.kv_tokens,

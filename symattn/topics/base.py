@@ -5,9 +5,8 @@ reads into a frozen config (:class:`~symattn.problem.TopicConfig`, in ``Problem.
 the steps it adds to the plan at named points (after X, after Q and K, the scores, on the
 scores, after attention), its kinds of step (:class:`KindRules`), its mistake models, its
 names on paper, the Given section's sentences, its exercise draw, and which topics it does
-not combine with.  Its NumPy reference is its sibling module ``<topic>_numpy.py``.  The core
-loops over the registry of :mod:`symattn.topics`, naming no topic; every hook is a no-op.
-"""
+not combine with; its NumPy reference is its sibling module ``<topic>_numpy.py``.  The core
+loops over the registry of :mod:`symattn.topics`, naming no topic; every hook is a no-op."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from ..errors import SymattnError, where
-from ..formula import Math, Number, Result
+from ..formula import Line, Math, Number, Result
 from ..ids import head_prefix
 from ..messages import Piece
 from ..numbers import Surd
@@ -127,6 +126,7 @@ class KindRules:
     closed: bool = False
     cells: CellRule | None = None
     page: PageRule | None = None  # its decimal rule on the self-check page
+    general: Callable[[StepSpec, Words], tuple[Line, ...]] | None = None  # its general lines
 
 
 # -- the problem file --------------------------------------------------------------------------

@@ -84,7 +84,6 @@ def _layer_norm(
     return StepSpec(
         id=step_id,
         kind=LAYERNORM,
-        formula=f"{_RESULTS[step_id]} = LN({name}), row by row: γ (x − μ) / √(σ² + ε) + β",
         operands=(operand,) if plus is None else (operand, plus),
         params=config.layer_norm,
         row_labels=p.tokens,
@@ -147,6 +146,7 @@ class Block(Topic):
             block_writing.layer_norm_step,
             closed=True,
             cells=_norm_cells,
+            general=block_writing.layer_norm_general,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   if (args[0][0].length < 2 && k.unbiased) throw new o.NotApplicable("one entry");
@@ -181,6 +181,7 @@ class Block(Topic):
             block_writing.affine_step,
             closed=True,
             cells=_affine_cells,
+            general=block_writing.affine_general,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   const cols = o.t(args[1]);
@@ -293,7 +294,6 @@ class Block(Topic):
             StepSpec(
                 id="residual",
                 kind=Kind.ADD,
-                formula=f"R = {_LETTERS.get(x, x)} + O",
                 operands=(x, b.output),
                 params="residual",
                 row_labels=tokens,
@@ -304,7 +304,6 @@ class Block(Topic):
             StepSpec(
                 id="ffn_hidden",
                 kind=AFFINE,
-                formula="H = ReLU(Z W_1 + b_1)",
                 operands=("norm", "W_1", "b_1"),
                 params=AffineParams("relu"),
                 row_labels=tokens,
@@ -314,7 +313,6 @@ class Block(Topic):
             StepSpec(
                 id="ffn_output",
                 kind=AFFINE,
-                formula="F = H W_2 + b_2",
                 operands=("ffn_hidden", "W_2", "b_2"),
                 params=AffineParams(),
                 row_labels=tokens,
@@ -325,7 +323,6 @@ class Block(Topic):
                 StepSpec(
                     id="block_output",
                     kind=Kind.ADD,
-                    formula="Y = R + F",
                     operands=("residual", "ffn_output"),
                     params="residual",
                     row_labels=tokens,

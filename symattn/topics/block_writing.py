@@ -36,11 +36,12 @@ from ..formula import (
 )
 from ..numbers import decimal_context, rational_value, round_half_away
 from ..numbers.matrices import add
-from ..steps import Ref, Step
+from ..steps import Ref, Step, StepSpec
+from ..words import Words
 from .base import Writer
 from .block_kinds import LayerNormParams, affine_inputs, decimal_statistics, root, statistics
 
-__all__ = ["affine_step", "layer_norm_step"]
+__all__ = ["affine_general", "affine_step", "layer_norm_general", "layer_norm_step"]
 
 
 def _result(walk: Writer, value: Any, number: Decimal | None) -> Result:
@@ -73,13 +74,17 @@ def _source(operands: tuple[str, ...], i: int | str, k: int | str) -> Math:
     return Paren(Sum((Name(operands[0], i, k), Name(operands[1], i, k))))
 
 
+def layer_norm_general(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    """yᵢⱼ = γⱼ (xᵢⱼ − μᵢ) / √(σ²ᵢ + ε) + βⱼ."""
+    under = Sum((Sub(Sym("sigma2"), "i"), Sym("eps")))
+    general = _normalised(_source(spec.operands, "i", "j"), Sub(Sym("mu"), "i"), under, Lit("j"))
+    return (Line(Name(spec.id, "i", "j"), (("=", general),), aligned=False),)
+
+
 def layer_norm_step(walk: Writer, step: Step) -> None:
     """LayerNorm, row by row: μ, σ² (biased), √(σ² + ε), then every entry."""
-    operands = step.operands
     walk.say(*walk.words.parts("derive.layer_norm"))
-    under = Sum((Sub(Sym("sigma2"), "i"), Sym("eps")))
-    general = _normalised(_source(operands, "i", "j"), Sub(Sym("mu"), "i"), under, Lit("j"))
-    walk.show([Line(Name(step.id, "i", "j"), (("=", general),), aligned=False)])
+    walk.show(list(layer_norm_general(step.spec, walk.words)))
     walk.say(*walk.words.parts("derive.layer_norm_eps", eps=_plain(step.spec.params.eps)))
     with decimal.localcontext(decimal_context(walk.d.precision)):
         for i in walk.expanded(step):
@@ -169,16 +174,23 @@ def _max(body: Math) -> Math:
     return Concat((Sym("max"), Paren(Join((Lit("0"), body), "comma"))))
 
 
+def affine_general(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    """``H = ReLU(Z W_1 + b_1)`` or ``F = H W_2 + b_2``."""
+    x, weights, bias = spec.operands
+    inner: Math = Sum((Product((Name(x), Name(weights))), Name(bias)))
+    relu = spec.params.activation == "relu"
+    general: Math = Concat((Sym("relu"), Paren(inner))) if relu else inner
+    return (Line(Name(spec.id), (("=", general),), aligned=False),)
+
+
 def affine_step(walk: Writer, step: Step) -> None:
     """``x W + b`` (and ReLU): each entry a dot product plus its bias."""
     d = walk.d
     x, weights, bias = step.operands
     relu = step.spec.params.activation == "relu"
     b = Sym("b1") if bias == "b_1" else Sym("b2")
-    inner: Math = Sum((Product((Name(x), Name(weights))), Name(bias)))
-    general: Math = Concat((Sym("relu"), Paren(inner))) if relu else inner
     walk.say(*walk.words.parts("derive.general"))
-    walk.show([Line(Name(step.id), (("=", general),), aligned=False)])
+    walk.show(list(affine_general(step.spec, walk.words)))
     if relu:
         walk.say(*walk.words.parts("derive.relu"))
     matrix_x, matrix_w, matrix_b = (d.matrices[o] for o in step.operands)

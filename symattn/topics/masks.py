@@ -161,7 +161,6 @@ class Masks(Topic):
                 StepSpec(
                     id=f"{b.prefix}masked_scores",
                     kind=Kind.ADD,
-                    formula=f"M = {b.symbol} + mask",
                     operands=(b.current, "mask"),
                     row_labels=p.tokens,
                     col_labels=p.kv_tokens,

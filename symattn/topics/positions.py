@@ -99,17 +99,22 @@ def decimal_table(params: TableParams, rows: int, width: int) -> list[list[decim
     ]
 
 
+def _general(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    """P_{pos,2i} = sin(pos / 10000^{2i/d_model}), P_{pos,2i+1} = cos(…)."""
+    params: TableParams = spec.params
+    angle_of = Frac(Sym("pos"), Sym("base_power"))
+    even, odd = ("cos", "sin") if params.swapped else ("sin", "cos")
+    return (
+        Line(Name(spec.id, "pos", "2i"), (("=", call(even, angle_of)),)),
+        Line(Name(spec.id, "pos", "2i+1"), (("=", call(odd, angle_of)),)),
+    )
+
+
 def _write(walk: Writer, step: Step) -> None:
     params: TableParams = step.spec.params
     walk.say(walk.words("derive.general"))
-    angle_of = Frac(Sym("pos"), Sym("base_power"))
+    walk.show(list(_general(step.spec, walk.words)))
     even, odd = ("cos", "sin") if params.swapped else ("sin", "cos")
-    walk.show(
-        [
-            Line(Name(step.id, "pos", "2i"), (("=", call(even, angle_of)),)),
-            Line(Name(step.id, "pos", "2i+1"), (("=", call(odd, angle_of)),)),
-        ]
-    )
     walk.say(walk.words("derive.positions"))
     width = step.shape[1]
     for i in expanded_rows(walk, step):
@@ -187,6 +192,7 @@ class Positions(Topic):
             lambda spec, args, p, given: decimal_table(spec.params, p.n, p.d_model or 0),
             _write,
             cells=_cells,
+            general=_general,
             page=PageRule(
                 "(spec, args, problem, p, k, o) => k.table.map((row) => row.map(o.D))",
                 lambda spec, p, shape: {
@@ -260,8 +266,6 @@ class Positions(Topic):
                 StepSpec(
                     id="P",
                     kind=POSITIONS,
-                    formula="P_{pos,2i} = sin(pos / 10000^{2i/d_model}), P_{pos,2i+1} = "
-                    "cos(pos / 10000^{2i/d_model})",
                     params=TableParams(BASE),
                     row_labels=tokens,
                 )
@@ -270,7 +274,6 @@ class Positions(Topic):
             StepSpec(
                 id="X_pos",
                 kind=Kind.ADD,
-                formula="X̃ = X + P",
                 operands=(b.x, "P"),
                 row_labels=tokens,
             )

@@ -133,25 +133,26 @@ def _page_angles(params: RotateParams, rows: int, width: int) -> dict[str, Any]:
     return {"pairs": [list(pair) for pair in turned], "angles": angles}
 
 
+def _general(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    """Each pair (2i, 2i+1) of row pos turned by θ_{pos,i} = pos · base^(−2i/d_k)."""
+    (src,) = spec.operands
+    theta = Name("theta", "pos", "i")
+    a, b = Name(src, "pos", "2i"), Name(src, "pos", "2i+1")
+    cos, sin = call("cos", theta), call("sin", theta)
+    return (
+        Line(
+            Name(spec.id, "pos", "2i"), (("=", Sum((Product((a, cos)), Minus(Product((b, sin)))))),)
+        ),
+        Line(Name(spec.id, "pos", "2i+1"), (("=", Sum((Product((a, sin)), Product((b, cos))))),)),
+        Line(theta, (("=", Product((Sym("pos"), Sym("rope_power")), Glue.DOT)),)),
+    )
+
+
 def _write(walk: Writer, step: Step) -> None:
     params: RotateParams = step.spec.params
     (src,) = step.operands
-    theta = Name("theta", "pos", "i")
     walk.say(walk.words("derive.general"))
-    a, b = Name(src, "pos", "2i"), Name(src, "pos", "2i+1")
-    cos, sin = call("cos", theta), call("sin", theta)
-    walk.show(
-        [
-            Line(
-                Name(step.id, "pos", "2i"),
-                (("=", Sum((Product((a, cos)), Minus(Product((b, sin)))))),),
-            ),
-            Line(
-                Name(step.id, "pos", "2i+1"), (("=", Sum((Product((a, sin)), Product((b, cos))))),)
-            ),
-            Line(theta, (("=", Product((Sym("pos"), Sym("rope_power")), Glue.DOT)),)),
-        ]
-    )
+    walk.show(list(_general(step.spec, walk.words)))
     width = step.shape[1]
     matrix = walk.d.matrices[src]
     for i in expanded_rows(walk, step):
@@ -231,6 +232,7 @@ class Rope(Topic):
             lambda spec, args, p, given: decimal_rotate(spec.params, args[0]),
             _write,
             cells=_cells,
+            general=_general,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => args[0].map((row, pos) => {
   const out = row.slice();
@@ -278,8 +280,6 @@ class Rope(Topic):
                 StepSpec(
                     id=f"{b.prefix}{letter}_rot",
                     kind=ROTATE,
-                    formula=f"{letter}̂{b.of_head}: pairs (2i, 2i+1) of row pos turned by θ = "
-                    "pos · base^(−2i/d_k)",
                     operands=(getattr(head, name),),
                     params=RotateParams(config.base),
                     row_labels=labels,

@@ -4,8 +4,8 @@ S' = S / (√d_k · τ); without a scale, S' = S / τ.
 >>> from symattn.load import load
 >>> p = load({"Q": [[1, 0]], "K": [[1, 0], [0, 1]], "V": [[1], [2]], "temperature": 2})
 >>> from symattn.plan import forward_plan
->>> forward_plan(p).spec("scaled_scores").formula
-"S' = S / (√d_k · τ)"
+>>> forward_plan(p).spec("scaled_scores").divisor_label
+'sqrt(d_k)*tau'
 """
 
 from __future__ import annotations
