@@ -19,7 +19,21 @@ from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..formula import Sym
 from ..words import set_math_printer
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .blocks import (
+    AnswerBox,
+    Block,
+    CheckedStep,
+    Diagnoses,
+    DiagnosisItem,
+    Display,
+    EntryList,
+    EntryRow,
+    Heading,
+    Heatmap,
+    Remark,
+    Sentence,
+    Verdict,
+)
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
 from .given import given_notes, scale_note
@@ -45,17 +59,25 @@ if TYPE_CHECKING:  # loaded when first asked for (derive's start-up): see __geta
 __all__ = [
     "BINARY_FORMATS",
     "FORMATS",
+    "AnswerBox",
     "Block",
     "BlockWriter",
+    "CheckedStep",
+    "Diagnoses",
+    "DiagnosisItem",
     "Display",
     "Document",
+    "EntryList",
+    "EntryRow",
     "Heading",
     "Heatmap",
     "NodePrinter",
+    "Remark",
     "RenderOptions",
     "Sentence",
     "TexPrinter",
     "UnicodeMath",
+    "Verdict",
     "View",
     "build_blocks",
     "derivation_document",
@@ -66,6 +88,7 @@ __all__ = [
     "esc",
     "fragment",
     "given_notes",
+    "html_fragment_of",
     "html_voice",
     "inline_html",
     "latex_blocks",
@@ -194,6 +217,15 @@ def docx_from(text: str, source_format: str, lang: str, title: str | None = None
     from .docx import docx_from as convert
 
     return convert(text, source_format, lang, title)
+
+
+def html_fragment_of(document: Document, options: RenderOptions | None = None) -> str:
+    """A document as a fragment of HTML (no page style sheet): what a notebook shows
+    (:func:`.html.html_fragment`, loaded at its first use)."""
+    from .html import html_fragment
+
+    opts = options or RenderOptions("html", lang=document.lang)
+    return html_fragment(document, TexPrinter(opts.names(document.renames), opts.digits))
 
 
 def _html_fragment(derivation: Derivation) -> str:

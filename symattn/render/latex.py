@@ -5,10 +5,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from ..messages import say
+from ..words import words
+from .blocks import (
+    AnswerBox,
+    Block,
+    CheckedStep,
+    Diagnoses,
+    Display,
+    EntryList,
+    Heading,
+    Heatmap,
+    Remark,
+    Sentence,
+    Verdict,
+)
 from .document import BlockWriter, Document
 from .tex import TexPrinter, text_escape
 from .tex_document import document as tex_document
+from .voice import latex_voice
+
+#: The mark of an answered entry by its status, in LaTeX.
+MARKS = {
+    "ok": "$\\checkmark$",
+    "wrong": "$\\times$",
+    "too_coarse": "$\\times$",
+    "invalid": "?",
+    "carried": "$\\hookrightarrow$",
+}
 
 __all__ = ["LatexWriter", "display", "latex_blocks", "render_latex", "sentence"]
 
@@ -59,14 +83,20 @@ class LatexWriter(BlockWriter):
     """LaTeX: sections (subsections in a fragment), sentences with inline math, displays
     (``align*`` when there are several lines), the heatmap in a standalone document."""
 
-    def __init__(self, printer: TexPrinter, standalone: bool) -> None:
+    def __init__(
+        self, printer: TexPrinter, standalone: bool, *, sheet: bool = False, lang: str = "en"
+    ) -> None:
         super().__init__()
         self.printer = printer
         self.standalone = standalone
+        self.sheet = sheet  # check's feedback: paragraphs, a blank line between each
+        self.voice = latex_voice(words(lang))
+        self.after_title: list[str] = []
 
     def write(self, block: Block) -> None:
         super().write(block)
-        self.out.append("")
+        if not self.sheet:
+            self.out.append("")
 
     def _write_Heading(self, block: Heading) -> None:
         command = "\\section*" if self.standalone else "\\subsection*"
@@ -82,13 +112,71 @@ class LatexWriter(BlockWriter):
         if self.standalone:  # a fragment leaves the shading (xcolor) to its document
             self.out.append(_heatmap(block))
 
+    # -- check's feedback: a sheet to hand back -----------------------------------------
+
+    def _write_Verdict(self, block: Verdict) -> None:
+        self.after_title.append(f"\\noindent {text_escape(block.source)}")
+        self.out += [text_escape(block.score), text_escape(block.verdict)]
+
+    def _write_CheckedStep(self, block: CheckedStep) -> None:
+        symbol = "\\checkmark" if block.good else "\\times"
+        first = f" {text_escape(block.first_label)}" if block.first else ""
+        self.out.append(
+            f"\\subsection*{{{text_escape(block.title)}: ${symbol}$ "
+            f"{text_escape(block.status_word)}{first}}}"
+        )
+        for inner in block.blocks:
+            self.write(inner)
+        self.out.append("")
+
+    def _write_Remark(self, block: Remark) -> None:
+        if block.message is None:
+            self.out.append(text_escape(block.words))
+            return
+        said = say(block.message, self.voice)
+        self.out.append(f"{text_escape(block.prefix)} {said}" if block.prefix else said)
+
+    def _write_EntryList(self, block: EntryList) -> None:
+        self.out.append(f"\\begin{{tabular}}{{{'c' * (len(block.heads) + 1)}}}")
+        self.out.append(" & ".join(text_escape(h) for h in block.heads) + " & \\\\ \\hline")
+        for e in block.rows:
+            name = self.printer.notation.entry(block.step_id, e.row - 1, e.col - 1)
+            cells = [f"${name}$", text_escape(e.given)]
+            cells += [] if e.expected is None else [text_escape(e.expected)]
+            cells.append(f"{MARKS[e.status]} {text_escape(e.label)}".rstrip())
+            self.out.append(" & ".join(cells) + " \\\\")
+        self.out.append("\\end{tabular}")
+
+    def _write_Diagnoses(self, block: Diagnoses) -> None:
+        self.out += [text_escape(block.heading), "\\begin{itemize}"]
+        for d in block.items:
+            message = say(d.message, self.voice)
+            self.out.append(f"\\item \\textbf{{{text_escape(d.name)}}}: {message}")
+        self.out.append("\\end{itemize}")
+
+    def _write_AnswerBox(self, block: AnswerBox) -> None:
+        self.out.append(text_escape(block.heading))
+        for inner in block.step:
+            if isinstance(inner, Display):
+                self.out.append(display(inner, self.printer))
+            elif isinstance(inner, Sentence):
+                self.out.append(sentence(inner, self.printer))
+
 
 def latex_blocks(blocks: Sequence[Block], printer: TexPrinter, standalone: bool) -> list[str]:
     return LatexWriter(printer, standalone).lines(blocks)
 
 
 def render_latex(document: Document, printer: TexPrinter, *, standalone: bool) -> str:
-    """A document as a LaTeX fragment (``standalone=False``) or a whole document."""
+    """A document as a LaTeX fragment (``standalone=False``) or a whole document (check's
+    feedback: always a whole sheet, the answers' source under its title)."""
+    if document.kind == "feedback":
+        writer = LatexWriter(printer, True, sheet=True, lang=document.lang)
+        sheet = "\n\n".join(writer.lines(document))
+        packages = ("amsmath", "amssymb")
+        return tex_document(
+            document.title, sheet, packages=packages, after_title=tuple(writer.after_title)
+        )
     body = latex_blocks(document.blocks, printer, standalone)
     if not standalone:
         head = "% symattn derivation: needs \\usepackage{amsmath}"
