@@ -23,15 +23,24 @@ from symattn.check.feedback import (
 from symattn.check.feedback_html import feedback_fragment, render_feedback_html
 from symattn.derivation import Derivation
 from symattn.errors import SymattnError
+from symattn.exercises import ExerciseOptions, generate
+from symattn.exercises.sheet import (
+    render_sheet,
+    render_summary,
+    sheet_document,
+    summary_document,
+)
 from symattn.formula import Exp, Frac, Lit, Name, Number, Product, Sum, Sym, Value
 from symattn.numbers import Surd
 from symattn.render import (
     AnswerBox,
+    AnswerBoxes,
     CheckedStep,
     Diagnoses,
     Display,
     Document,
     Heading,
+    KeySection,
     RenderOptions,
     Sentence,
     TexPrinter,
@@ -223,3 +232,24 @@ def test_a_feedback_block_no_writer_knows_is_an_error_in_every_format() -> None:
             render(doc, fmt)
     with pytest.raises(TypeError, match="MarkdownWriter has no way to write a CheckedStep"):
         render(doc, "markdown")
+
+
+# -- the exercise sheet and the teacher's keys are documents --------------------------------
+
+
+def test_the_sheet_and_the_keys_are_documents_the_latex_writer_writes() -> None:
+    exercises = generate(1, 2, ExerciseOptions(mask="causal"))
+    sheet = sheet_document(exercises[0], "en")
+    boxes = [b for b in sheet.blocks if isinstance(b, AnswerBoxes)]
+    assert [b.name for b in boxes] == [Name(s) for s in exercises[0].steps]
+    assert render(sheet, "tex") == render_sheet(exercises[0], "en")
+    cells = sum(b.rows * b.cols for b in boxes)
+    assert render(sheet, "tex").count("\\answerbox{") == cells > 0
+    keys = summary_document(exercises, "zh")
+    assert [b.title for b in keys.blocks if isinstance(b, KeySection)] == [
+        e.data["title"] for e in exercises
+    ]
+    assert render(keys, "tex") == render_summary(exercises, "zh")
+    assert "\\answerbox" not in render(keys, "tex")
+    with pytest.raises(TypeError, match="TextWriter has no way to write a NameLine"):
+        render(sheet, "text")

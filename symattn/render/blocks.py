@@ -16,6 +16,7 @@ from ..words import MathName
 
 __all__ = [
     "AnswerBox",
+    "AnswerBoxes",
     "Block",
     "CheckedStep",
     "Diagnoses",
@@ -23,11 +24,17 @@ __all__ = [
     "Display",
     "EntryList",
     "EntryRow",
+    "FromKey",
+    "GivenMatrices",
     "Heading",
     "Heatmap",
+    "KeySection",
+    "NameLine",
     "Remark",
     "Sentence",
+    "Tokens",
     "Verdict",
+    "Vocabulary",
     "math_part",
 ]
 
@@ -179,6 +186,76 @@ class CheckedStep:
     blocks: tuple[Remark | EntryList | Diagnoses | AnswerBox, ...]
 
 
+# -- the blocks of an exercise sheet ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NameLine:
+    """A line for the student's name after ``label``."""
+
+    label: str
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The input tokens after ``label``."""
+
+    label: str
+    tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The sentence (after ``sentence_label``), then the vocabulary under ``label``: each
+    token (row ``token_label``) above its id (row ``id_label``)."""
+
+    sentence_label: str
+    text: str
+    label: str
+    token_label: str
+    id_label: str
+    tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GivenMatrices:
+    """The given inputs, aligned: ``first`` (X, or the embedding table E), then the
+    ``compact`` matrices side by side on one line."""
+
+    first: tuple[Math, Math]
+    compact: tuple[tuple[Math, Math], ...]
+
+
+@dataclass(frozen=True)
+class FromKey:
+    """Blocks of the key's own derivation, written as the derivation writes them."""
+
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class AnswerBoxes:
+    """A step to answer: its heading, its matrix ``name`` as a ``rows`` × ``cols`` matrix
+    of empty boxes ``width`` em wide, then ``lines`` lines of room under ``working``."""
+
+    heading: str
+    name: Math
+    rows: int
+    cols: int
+    width: float
+    working: str
+    lines: int
+
+
+@dataclass(frozen=True)
+class KeySection:
+    """One exercise of the teacher's keys: its ``title``, then its key's derivation
+    (``blocks``), kept together where the page allows."""
+
+    title: str
+    blocks: tuple[Block, ...]
+
+
 #: Every block a writer may be given (a checked step's own blocks among them).
 Block = Union[
     Heading,
@@ -191,4 +268,11 @@ Block = Union[
     EntryList,
     Diagnoses,
     AnswerBox,
+    NameLine,
+    Tokens,
+    Vocabulary,
+    GivenMatrices,
+    FromKey,
+    AnswerBoxes,
+    KeySection,
 ]

@@ -9,22 +9,31 @@ from ..messages import say
 from ..words import words
 from .blocks import (
     AnswerBox,
+    AnswerBoxes,
     Block,
     CheckedStep,
     Diagnoses,
     Display,
     EntryList,
+    FromKey,
+    GivenMatrices,
     Heading,
     Heatmap,
+    KeySection,
+    NameLine,
     Remark,
     Sentence,
+    Tokens,
     Verdict,
+    Vocabulary,
 )
 from .document import BlockWriter, Document
 from .tex import TexPrinter, text_escape
 from .tex_document import document as tex_document
 from .voice import latex_voice
 
+#: An exercise sheet's answer box: a frame as wide as the widest answer and one line high.
+BOX = "\\newcommand{\\answerbox}[1]{\\fbox{\\rule[-0.45em]{0pt}{1.5em}\\hspace{#1em}}}"
 #: The mark of an answered entry by its status, in LaTeX.
 MARKS = {
     "ok": "$\\checkmark$",
@@ -162,6 +171,53 @@ class LatexWriter(BlockWriter):
             elif isinstance(inner, Sentence):
                 self.out.append(sentence(inner, self.printer))
 
+    # -- an exercise sheet: the givens, then boxes and room for each step ---------------
+
+    def _write_NameLine(self, block: NameLine) -> None:
+        self.out.append(f"{text_escape(block.label)} \\underline{{\\hspace{{6cm}}}}")
+
+    def _write_Tokens(self, block: Tokens) -> None:
+        tokens = ", ".join(text_escape(t) for t in block.tokens)
+        self.out.append(text_escape(block.label) + " " + tokens)
+
+    def _write_Vocabulary(self, block: Vocabulary) -> None:
+        self.out.append(text_escape(block.sentence_label) + " " + text_escape(block.text))
+        cells = " & ".join(text_escape(t) for t in block.tokens)
+        ids = " & ".join(str(i) for i in range(len(block.tokens)))
+        self.out.append(
+            text_escape(block.label)
+            + f"\n\n\\begin{{tabular}}{{l|{'c' * len(block.tokens)}}}\n"
+            + f"{text_escape(block.token_label)} & {cells} \\\\ \\hline\n"
+            + f"{text_escape(block.id_label)} & {ids}\n\\end{{tabular}}"
+        )
+
+    def _write_GivenMatrices(self, block: GivenMatrices) -> None:
+        math = self.printer.math
+        lines = [f"{math(block.first[0])} &= {math(block.first[1])}"]
+        compact = " \\qquad ".join(f"{math(name)} = {math(m)}" for name, m in block.compact)
+        lines.append(compact.replace(" = ", " &= ", 1))
+        self.out.append("\\begin{align*}\n  " + " \\\\\n  ".join(lines) + "\n\\end{align*}")
+
+    def _write_FromKey(self, block: FromKey) -> None:
+        self.out += latex_blocks(block.blocks, self.printer, standalone=False)
+
+    def _write_AnswerBoxes(self, block: AnswerBoxes) -> None:
+        self.out.append(f"\\Needspace{{{block.lines + 2 * block.rows + 4}\\baselineskip}}")
+        self.out.append(f"\\section*{{{text_escape(block.heading)}}}")
+        cell = f"\\answerbox{{{block.width:.1f}}}"
+        rows = " \\\\[10pt] ".join(" & ".join([cell] * block.cols) for _ in range(block.rows))
+        boxes = "\\begin{bmatrix} " + rows + " \\end{bmatrix}"
+        self.out.append(f"\\[ {self.printer.math(block.name)} = {boxes} \\]")
+        self.out.append(
+            f"\\textit{{{text_escape(block.working)}}}\\par\\vspace{{{block.lines}\\baselineskip}}"
+        )
+
+    def _write_KeySection(self, block: KeySection) -> None:
+        self.out.append("\\Needspace{12\\baselineskip}")
+        self.out.append(f"\\section*{{{text_escape(block.title)}}}")
+        derived = latex_blocks(block.blocks, self.printer, standalone=False)
+        self.out.append("\n".join(derived).rstrip())
+
 
 def latex_blocks(blocks: Sequence[Block], printer: TexPrinter, standalone: bool) -> list[str]:
     return LatexWriter(printer, standalone).lines(blocks)
@@ -170,6 +226,16 @@ def latex_blocks(blocks: Sequence[Block], printer: TexPrinter, standalone: bool)
 def render_latex(document: Document, printer: TexPrinter, *, standalone: bool) -> str:
     """A document as a LaTeX fragment (``standalone=False``) or a whole document (check's
     feedback: always a whole sheet, the answers' source under its title)."""
+    if document.kind == "sheet":  # an exercise sheet, or the teacher's keys
+        writer = LatexWriter(printer, True, sheet=True, lang=document.lang)
+        boxes = any(isinstance(b, AnswerBoxes) for b in document.blocks)
+        return tex_document(
+            document.title,
+            "\n\n".join(writer.lines(document)) + "\n",
+            packages=("amsmath", "xcolor", "needspace"),
+            parskip="5pt",
+            preamble=(BOX,) if boxes else (),
+        )
     if document.kind == "feedback":
         writer = LatexWriter(printer, True, sheet=True, lang=document.lang)
         sheet = "\n\n".join(writer.lines(document))
