@@ -21,6 +21,8 @@ from symattn.check.feedback import (
     step_feedback_lines,
 )
 from symattn.check.feedback_html import feedback_fragment, render_feedback_html
+from symattn.classroom.summary import ClassSummary, Counted
+from symattn.classroom.summary_html import render_summary_html, summary_page_document
 from symattn.derivation import Derivation
 from symattn.errors import SymattnError
 from symattn.exercises import ExerciseOptions, generate
@@ -35,11 +37,14 @@ from symattn.numbers import Surd
 from symattn.render import (
     AnswerBox,
     AnswerBoxes,
+    Bars,
     CheckedStep,
     Diagnoses,
     Display,
     Document,
     Heading,
+    Headline,
+    Histogram,
     KeySection,
     RenderOptions,
     Sentence,
@@ -253,3 +258,34 @@ def test_the_sheet_and_the_keys_are_documents_the_latex_writer_writes() -> None:
     assert "\\answerbox" not in render(keys, "tex")
     with pytest.raises(TypeError, match="TextWriter has no way to write a NameLine"):
         render(sheet, "text")
+
+
+# -- the class at a glance is a document ----------------------------------------------------
+
+
+def _class(mistakes: bool) -> ClassSummary:
+    """Three students: Ann right, Bo wrong in the scores (no scaling) when ``mistakes``."""
+    wrong = ("Bo",) if mistakes else ()
+    groups = {"right": ("Ann", "Cy", *(() if mistakes else ("Bo",))), "carried": ()}
+    steps = (("scores", "Scores", {**groups, "wrong": wrong, "missing": ()}),)
+    found = (Counted("no_scaling", "no scaling", wrong, ("scores",)),) if mistakes else ()
+    first = (Counted("scores", "Scores", wrong),) if mistakes else ()
+    bins = (Counted("0-50", "0–50 %", wrong), Counted("50-100", "50–100 %", ("Ann", "Cy")))
+    return ClassSummary("week5", 3, 3, 0, steps, found, first, bins)
+
+
+@pytest.mark.parametrize("mistakes", [True, False])
+def test_the_class_at_a_glance_is_a_document_the_html_writer_writes(mistakes: bool) -> None:
+    summary = _class(mistakes)
+    doc = summary_page_document(summary, "en")
+    headline = doc.blocks[0]
+    assert isinstance(headline, Headline) and headline.ok is not mistakes
+    assert [type(b) for b in doc.blocks if isinstance(b, (Bars, Histogram))] == [Bars, Histogram]
+    page = render(doc, "html")
+    assert page == render_summary_html(summary, "en")
+    assert ('data-mistake="no_scaling"' in page) is mistakes
+    assert ('data-most-common="scores"' in page) is mistakes
+    right = 2 if mistakes else 3
+    assert 'data-bin="50-100" data-count="2"' in page and f'data-right="{right}"' in page
+    with pytest.raises(TypeError, match="TextWriter has no way to write a Headline"):
+        render(doc, "text")

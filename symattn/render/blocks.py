@@ -17,8 +17,13 @@ from ..words import MathName
 __all__ = [
     "AnswerBox",
     "AnswerBoxes",
+    "BarRow",
+    "Bars",
+    "Bin",
     "Block",
     "CheckedStep",
+    "CountRow",
+    "Counts",
     "Diagnoses",
     "DiagnosisItem",
     "Display",
@@ -27,11 +32,15 @@ __all__ = [
     "FromKey",
     "GivenMatrices",
     "Heading",
+    "Headline",
     "Heatmap",
+    "Histogram",
     "KeySection",
+    "Legend",
     "NameLine",
     "Remark",
     "Sentence",
+    "SubHeading",
     "Tokens",
     "Verdict",
     "Vocabulary",
@@ -256,6 +265,90 @@ class KeySection:
     blocks: tuple[Block, ...]
 
 
+# -- the blocks of the class at a glance ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The finding that leads a report: ``ok`` (nothing went wrong) or not; ``most_common``:
+    the id of the most common first error, for scripts."""
+
+    text: str
+    ok: bool
+    most_common: str | None = None
+
+
+@dataclass(frozen=True)
+class SubHeading:
+    """A heading of a report (no section, no number)."""
+
+    title: str
+
+
+@dataclass(frozen=True)
+class Legend:
+    """The colour of each group, with its name: (group, name) pairs."""
+
+    groups: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class BarRow:
+    """A step: for each group its (group, count, share of the bar in %, share as shown,
+    the names of the students, the group's name)."""
+
+    step_id: str
+    title: str
+    groups: tuple[tuple[str, int, float, str, str, str], ...]
+
+
+@dataclass(frozen=True)
+class Bars:
+    """A stacked bar per step under ``heads``."""
+
+    heads: tuple[str, ...]
+    rows: tuple[BarRow, ...]
+
+
+@dataclass(frozen=True)
+class CountRow:
+    """What was counted (``id``, ``title``; ``code``: the id shown too; ``steps``: where,
+    or None), how many, their share as shown, and who."""
+
+    id: str
+    title: str
+    code: bool
+    steps: str | None
+    count: int
+    share: str
+    names: str
+
+
+@dataclass(frozen=True)
+class Counts:
+    """A table of counts, each row marked ``data-<what>``."""
+
+    what: str
+    heads: tuple[str, ...]
+    rows: tuple[CountRow, ...]
+
+
+@dataclass(frozen=True)
+class Bin:
+    """A bin of a histogram: its id, its label and how many fall in it."""
+
+    id: str
+    title: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Counts as columns, the highest at 80 % of the height."""
+
+    bins: tuple[Bin, ...]
+
+
 #: Every block a writer may be given (a checked step's own blocks among them).
 Block = Union[
     Heading,
@@ -275,4 +368,10 @@ Block = Union[
     FromKey,
     AnswerBoxes,
     KeySection,
+    Headline,
+    SubHeading,
+    Legend,
+    Bars,
+    Counts,
+    Histogram,
 ]

@@ -23,18 +23,25 @@ from ..printing import Notation
 from ..words import Words, words
 from .blocks import (
     AnswerBox,
+    Bars,
     Block,
     CheckedStep,
+    Counts,
     Diagnoses,
     Display,
     EntryList,
     Heading,
+    Headline,
     Heatmap,
+    Histogram,
+    Legend,
     Remark,
     Sentence,
+    SubHeading,
     Verdict,
 )
 from .document import BlockWriter, Document
+from .html_counts import COUNTS_STYLE, bars_html, counts_html, histogram_html, legend_html
 from .html_page import esc, fragment, heatmap_html, page
 from .mathml import display_element, math_element, serialize, split_alignment
 from .tex import TexPrinter
@@ -202,6 +209,28 @@ class HtmlWriter(BlockWriter):
         shown = display_html(Display(block.lines), self.printer)
         self.out.append(f"<p>{esc(block.heading)}</p>" + shown)
 
+    # -- the class at a glance -------------------------------------------------------
+
+    def _write_Headline(self, block: Headline) -> None:
+        data = "" if block.most_common is None else f' data-most-common="{esc(block.most_common)}"'
+        css = "ok" if block.ok else "bad"
+        self.out.append(f'<p class="verdict {css}"{data}>{esc(block.text)}</p>')
+
+    def _write_SubHeading(self, block: SubHeading) -> None:
+        self.out.append(f"<h{self.level}>{esc(block.title)}</h{self.level}>")
+
+    def _write_Legend(self, block: Legend) -> None:
+        self.out.append(legend_html(block))
+
+    def _write_Bars(self, block: Bars) -> None:
+        self.out.append(bars_html(block))
+
+    def _write_Counts(self, block: Counts) -> None:
+        self.out.append(counts_html(block))
+
+    def _write_Histogram(self, block: Histogram) -> None:
+        self.out.append(histogram_html(block))
+
 
 def html_blocks(
     blocks: Sequence[Block], printer: TexPrinter, level: int = 2, lang: str = "en"
@@ -226,6 +255,9 @@ def render_html(document: Document, printer: TexPrinter) -> str:
     sections first when it has them, its footer last."""
     w = words(document.lang)
     parts = [] if document.subtitle is None else [f'<p class="sub">{esc(document.subtitle)}</p>']
+    if document.kind == "report":  # the class at a glance: no <main>, its own styles
+        parts.append(html_blocks(document.blocks, printer, lang=document.lang))
+        return page(document.title, "\n".join(parts), document.lang, head=COUNTS_STYLE)
     if document.kind == "feedback":  # the verdict's blocks open and close <main>
         parts.append(html_blocks(document.blocks, printer, lang=document.lang))
         return page(document.title, "\n".join(parts), document.lang)
