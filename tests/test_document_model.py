@@ -39,6 +39,7 @@ from symattn.render import (
     AnswerBoxes,
     Bars,
     CheckedStep,
+    Columns,
     Diagnoses,
     Display,
     Document,
@@ -46,6 +47,7 @@ from symattn.render import (
     Headline,
     Histogram,
     KeySection,
+    Notice,
     RenderOptions,
     Sentence,
     TexPrinter,
@@ -289,3 +291,16 @@ def test_the_class_at_a_glance_is_a_document_the_html_writer_writes(mistakes: bo
     assert 'data-bin="50-100" data-count="2"' in page and f'data-right="{right}"' in page
     with pytest.raises(TypeError, match="TextWriter has no way to write a Headline"):
         render(doc, "text")
+
+
+def test_a_reports_table_pads_its_columns_by_terminal_width_and_its_notes_run_on() -> None:
+    rows = (("student", "points", "notes"), ("张伟", "5/7", "too few places"), ("Ann", "7/7", ""))
+    doc = Document("Grades", (Columns(rows, 2), Notice("not marked: x.json")), kind="report")
+    assert render(doc, "text").splitlines() == [
+        "student  points  notes",
+        "张伟     5/7     too few places",  # a CJK character takes two columns
+        "Ann      7/7",  # nothing after the last padded column: no trailing spaces
+        "not marked: x.json",
+    ]
+    with pytest.raises(TypeError, match="LatexWriter has no way to write a Columns"):
+        render(doc, "tex")

@@ -22,6 +22,7 @@ __all__ = [
     "Bin",
     "Block",
     "CheckedStep",
+    "Columns",
     "CountRow",
     "Counts",
     "Diagnoses",
@@ -38,6 +39,7 @@ __all__ = [
     "KeySection",
     "Legend",
     "NameLine",
+    "Notice",
     "Remark",
     "Sentence",
     "SubHeading",
@@ -349,6 +351,22 @@ class Histogram:
     bins: tuple[Bin, ...]
 
 
+@dataclass(frozen=True)
+class Columns:
+    """A table of plain words: the first ``aligned`` columns padded to one width, the last
+    one as long as it is (the first row is the header)."""
+
+    rows: tuple[tuple[str, ...], ...]
+    aligned: int
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A line said flush left, under a report's table."""
+
+    text: str
+
+
 #: Every block a writer may be given (a checked step's own blocks among them).
 Block = Union[
     Heading,
@@ -374,4 +392,6 @@ Block = Union[
     Bars,
     Counts,
     Histogram,
+    Columns,
+    Notice,
 ]

@@ -19,11 +19,13 @@ from .blocks import (
     AnswerBox,
     Block,
     CheckedStep,
+    Columns,
     Diagnoses,
     Display,
     EntryList,
     Heading,
     Heatmap,
+    Notice,
     Remark,
     Sentence,
     Verdict,
@@ -215,6 +217,18 @@ class TextWriter(BlockWriter):
         for line in block.lines:
             self.out += line_text(line, self.printer, "      ")
 
+    # -- a report: a table of words, then what it leaves out --------------------------
+
+    def _write_Columns(self, block: Columns) -> None:
+        k = block.aligned
+        widths = [max(width(r[c]) for r in block.rows) for c in range(k)]
+        for r in block.rows:
+            cells = [r[c] + " " * (widths[c] - width(r[c])) for c in range(k)]
+            self.out.append(("  ".join(cells) + "  " + "  ".join(r[k:])).rstrip())
+
+    def _write_Notice(self, block: Notice) -> None:
+        self.out.append(block.text)
+
 
 def text_blocks(blocks: Sequence[Block], digits: int = 4, indent: str = "  ") -> list[str]:
     """Lines of text for ``blocks``: headings flush left, the rest indented."""
@@ -223,8 +237,8 @@ def text_blocks(blocks: Sequence[Block], digits: int = 4, indent: str = "  ") ->
 
 def render_text(document: Document, digits: int = 4) -> str:
     """A document for the terminal: its title underlined, then its blocks (check's
-    feedback: its subtitle, then its blocks)."""
-    if document.kind == "feedback":
+    feedback and a report: its subtitle, if any, then its blocks)."""
+    if document.kind in ("feedback", "report"):
         lines = [] if document.subtitle is None else [document.subtitle]
         lines += TextWriter(digits, lang=document.lang).lines(document)
         return "\n".join(lines) + "\n"
