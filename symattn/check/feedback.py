@@ -5,41 +5,42 @@ Both are written entirely in the chosen language: the score, the verdict, each s
 its title with every answered entry marked (✓, ✗, too few places, unreadable, right
 from the student's own numbers), the diagnosis and the notes, and the derivation of the
 first wrong entry (written by the derivation's own walk, so it reads as in ``symattn
-derive``).  ``show_key=False`` hides the expected values and that derivation, keeping
+derive``).  :func:`feedback_document` makes one :class:`~symattn.render.Document` of it
+(a verdict and the checked steps); every format is that document written by
+:func:`symattn.render.render`, the HTML page included (:mod:`.feedback_html`).
+``show_key=False`` hides the expected values and that derivation, keeping
 the marks, the diagnosis and the hints.
 """
 
 from __future__ import annotations
 
 from ..formula import Name, Sub, Sym
-from ..messages import Entries, Message, say
-from ..printing import Notation
+from ..messages import Entries, Message
 from ..render import (
+    AnswerBox,
+    CheckedStep,
+    Diagnoses,
+    DiagnosisItem,
     Display,
+    Document,
+    EntryList,
+    EntryRow,
+    Remark,
     RenderOptions,
-    Sentence,
-    TexPrinter,
-    UnicodeMath,
-    display,
+    Verdict,
     docx_from,
-    latex_document,
-    latex_voice,
-    line_text,
-    sentence,
+    render,
     step_blocks,
-    text_escape,
-    text_voice,
     title_of,
-    width,
 )
 from ..words import Words, words
 from .mistakes import mistake_name
-from .naming import Naming, entry_name
-from .results import CheckResult, StepResult
+from .naming import Naming
+from .results import CheckResult, Diagnosis, StepResult
 
 __all__ = [
     "entry_messages",
-    "mark",
+    "feedback_document",
     "render_feedback_docx",
     "render_feedback_latex",
     "render_feedback_text",
@@ -53,25 +54,6 @@ def _first_wrong(step: StepResult) -> tuple[int, int] | None:
         if not e.ok and e.status != "invalid":
             return e.index[0] - 1, e.index[1] - 1
     return None
-
-
-_SYMBOLS = {"ok": "✓", "wrong": "✗", "too_coarse": "✗", "invalid": "?", "carried": "↪"}
-_LATEX_SYMBOLS = {
-    "ok": "$\\checkmark$",
-    "wrong": "$\\times$",
-    "too_coarse": "$\\times$",
-    "invalid": "?",
-    "carried": "$\\hookrightarrow$",
-}
-
-
-def mark(status: str, language: Words, latex: bool = False) -> str:
-    """An entry's mark: ✓ or ✗, and a word when it says more (too few places …)."""
-    symbol = (_LATEX_SYMBOLS if latex else _SYMBOLS)[status]
-    label = language(f"feedback.label.{status}")
-    if latex:
-        label = text_escape(label)
-    return f"{symbol} {label}".rstrip()
 
 
 def score_line(result: CheckResult, language: Words, score: tuple[str, str] | None = None) -> str:
@@ -104,32 +86,128 @@ def entry_messages(step: StepResult) -> list[Message]:
     ]
 
 
-def _derived_lines(
-    result: CheckResult, step_id: str, i: int, j: int, digits: int, language: Words
-) -> list[str]:
-    """The key's own line for entry (i, j), as the derivation writes it (after the sum Σᵢ
-    that a softmax line names)."""
+def feedback_document(
+    result: CheckResult,
+    lang: str = "en",
+    digits: int = 4,
+    show_key: bool = True,
+    score: tuple[str, str] | None = None,
+) -> Document:
+    """The feedback on one checked answers file as a document, in ``lang``: the verdict,
+    then every step with its entries marked, what went wrong and, under the first wrong
+    step, the key's working of its first wrong entry (left out with ``show_key=False``,
+    as are the expected values)."""
+    w = words(lang)
+    verdict = Verdict(
+        result.source,
+        score_line(result, w, score),
+        _verdict(result, w),
+        result.first_error is None,
+        result.verdict,
+        result.right,
+        result.answered,
+    )
+    steps = tuple(_checked_step(result, step, w, digits, show_key) for step in result.steps)
+    return Document(
+        w("feedback.sheet"),
+        (verdict, *steps),
+        subtitle=w("feedback.title", source=result.source),
+        lang=lang,
+        renames=result.derivation.problem.renames,
+        kind="feedback",
+    )
+
+
+def _checked_step(
+    result: CheckResult, step: StepResult, w: Words, digits: int, show_key: bool
+) -> CheckedStep:
+    blocks: list[Remark | EntryList | Diagnoses | AnswerBox] = []
+    if step.error is not None:
+        blocks.append(Remark(step.error))
+    if step.carried_forward:
+        blocks.append(Remark(words=w("feedback.carried"), muted=True))
+    if step.entries:
+        heads: tuple[str, ...] = (w("feedback.entry"), w("feedback.given"))
+        heads += (w("feedback.expected"),) if show_key else ()
+        rows = tuple(
+            EntryRow(
+                *e.index,
+                e.given,
+                e.expected if show_key else None,
+                e.status,
+                w(f"feedback.label.{e.status}"),
+                w(f"html.mark.{e.status}"),
+            )
+            for e in step.entries
+        )
+        blocks.append(EntryList(step.id, heads, rows))
+    blocks += [Remark(said) for said in entry_messages(step)]
+    if step.note is not None:
+        blocks.append(Remark(step.note, prefix=w("feedback.note")))
+    if step.diagnosis:
+        variant = Naming(result.derivation.problem.layout).variant
+        items = tuple(
+            DiagnosisItem(
+                d.id,
+                mistake_name(w, d.id, variant),
+                w("mistake." + d.id),
+                d.message,
+                _page_message(d, step, show_key),
+            )
+            for d in step.diagnosis
+        )
+        blocks.append(Diagnoses(w("feedback.diagnosis"), items))
+    first = step.id == result.first_error
+    wrong = _first_wrong(step)
+    if first and wrong is not None and show_key:
+        blocks.append(_answer_box(result, step.id, *wrong, digits, w))
+    key = f"feedback.{step.status}"
+    return CheckedStep(
+        step.id,
+        title_of(result.derivation.step(step.id), w),
+        step.status,
+        w(key) if w.has(key) else step.status,
+        step.status in ("correct", "partial"),
+        bool(step.entries),
+        step.error is not None,
+        first,
+        w("feedback.first"),
+        w("html.first_error"),
+        tuple(blocks),
+    )
+
+
+def _page_message(d: Diagnosis, step: StepResult, show_key: bool) -> Message:
+    """The diagnosis as the page says it: without the right values when the key is
+    hidden (a slip's sentence names them)."""
+    if d.id == "arithmetic_slip" and not show_key:
+        cells = tuple((e.index[0] - 1, e.index[1] - 1) for e in step.entries if not e.ok)
+        return Message.of("feedback.slip_hidden", entries=Entries(step.id, cells))
+    return d.message
+
+
+def _answer_box(
+    result: CheckResult, step_id: str, i: int, j: int, digits: int, w: Words
+) -> AnswerBox:
+    """The key's working of entry (i, j): the derived row of its step, and its own lines
+    (after the sum Σᵢ that a softmax line names)."""
     wanted = (Name(step_id, i, j), Sub(Sym("Sigma"), str(i + 1)))
-    out: list[str] = []
-    for block in step_blocks(
-        result.derivation, step_id, i, RenderOptions(lang=language.lang, digits=digits)
-    ):
-        if isinstance(block, Display):
-            for line in block.lines:
-                if line.lhs in wanted:
-                    out += line_text(line, UnicodeMath(digits), "      ")
-    return out
+    derived = step_blocks(result.derivation, step_id, i, RenderOptions(lang=w.lang, digits=digits))
+    lines = tuple(
+        line
+        for block in derived
+        if isinstance(block, Display)
+        for line in block.lines
+        if line.lhs in wanted
+    )
+    return AnswerBox(w("feedback.derivation"), lines, tuple(derived))
 
 
 def render_feedback_text(
     result: CheckResult, lang: str = "en", digits: int = 4, show_key: bool = True
 ) -> str:
-    w = words(lang)
-    out = [w("feedback.title", source=result.source), score_line(result, w), _verdict(result, w)]
-    for step in result.steps:
-        out.append("")
-        out += step_feedback_lines(result, step, w, digits, show_key)
-    return "\n".join(out) + "\n"
+    doc = feedback_document(result, lang, digits, show_key)
+    return render(doc, "text", lang=lang, digits=digits)
 
 
 def step_feedback_lines(
@@ -137,43 +215,9 @@ def step_feedback_lines(
 ) -> list[str]:
     """One step of the text feedback: its title and status, its entries with ✓ or ✗, what
     went wrong and, under the first wrong step, that entry worked out."""
-    voice = text_voice(w, digits)
-    first = step.id == result.first_error
-    good = step.status in ("correct", "partial")
-    symbol = "✓" if good else ("✗" if step.entries or step.error else "·")
-    title = title_of(result.derivation.step(step.id), w)
-    head = f"{'▶' if first else ' '} {title}  {symbol} {w('feedback.' + step.status)}"
-    out = [head + (f"   {w('feedback.first')}" if first else "")]
-    if step.error is not None:
-        out.append(f"    {say(step.error, voice)}")
-    if step.carried_forward:
-        out.append(f"    {w('feedback.carried')}")
-    header = (w("feedback.entry"), w("feedback.given")) + (
-        (w("feedback.expected"),) if show_key else ()
-    )
-    rows = [(*header, "")] if step.entries else []  # no table for a step not read
-    for e in step.entries:
-        cells = (entry_name(step.id, e.index[0] - 1, e.index[1] - 1), e.given)
-        rows.append((*cells, *((e.expected,) if show_key else ()), mark(e.status, w)))
-    columns = len(header)
-    widths = [max((width(r[k]) for r in rows), default=0) for k in range(columns)]
-    for r in rows:
-        padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
-        out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
-    for message in entry_messages(step):
-        out.append("    " + say(message, voice))
-    if step.note is not None:
-        out.append(f"    {w('feedback.note')} {say(step.note, voice)}")
-    if step.diagnosis:
-        out.append(f"    {w('feedback.diagnosis')}")
-        for d in step.diagnosis:
-            name = mistake_name(w, d.id, Naming(result.derivation.problem.layout).variant)
-            out.append(f"      • {name} — {say(d.message, voice)}")
-    wrong = _first_wrong(step)
-    if first and wrong is not None and show_key:
-        out.append(f"    {w('feedback.derivation')}")
-        out.extend(_derived_lines(result, step.id, *wrong, digits, w))
-    return out
+    block = _checked_step(result, step, w, digits, show_key)
+    doc = Document("", (block,), lang=w.lang, kind="feedback")
+    return render(doc, "text", lang=w.lang, digits=digits).split("\n")[1:-1]
 
 
 def render_feedback_latex(
@@ -186,69 +230,8 @@ def render_feedback_latex(
 ) -> str:
     """A feedback sheet a teacher can hand back: a standalone document (with the points
     when ``score`` is given)."""
-    w = words(lang)
-    names = Notation.build(notation, result.derivation.problem.renames)
-    printer = TexPrinter(names, digits)
-    voice = latex_voice(w)
-    body = [text_escape(score_line(result, w, score)), text_escape(_verdict(result, w))]
-    for step in result.steps:
-        first = step.id == result.first_error
-        symbol = "\\checkmark" if step.status in ("correct", "partial") else "\\times"
-        title = title_of(result.derivation.step(step.id), w)
-        body.append(
-            f"\\subsection*{{{text_escape(title)}: ${symbol}$ "
-            f"{text_escape(w('feedback.' + step.status))}"
-            + (f" {text_escape(w('feedback.first'))}" if first else "")
-            + "}"
-        )
-        if step.error is not None:
-            body.append(say(step.error, voice))
-        if step.carried_forward:
-            body.append(text_escape(w("feedback.carried")))
-        if step.entries:
-            head = [w("feedback.entry"), w("feedback.given")] + (
-                [w("feedback.expected")] if show_key else []
-            )
-            spec = "c" * (len(head) + 1)
-            body.append(f"\\begin{{tabular}}{{{spec}}}")
-            body.append(" & ".join(text_escape(h) for h in head) + " & \\\\ \\hline")
-            for e in step.entries:
-                i, j = e.index[0] - 1, e.index[1] - 1
-                cells = [f"${names.entry(step.id, i, j)}$", text_escape(e.given)]
-                cells += [text_escape(e.expected)] if show_key else []
-                cells.append(mark(e.status, w, latex=True))
-                body.append(" & ".join(cells) + " \\\\")
-            body.append("\\end{tabular}")
-            for said in entry_messages(step):
-                body.append(say(said, voice))
-        if step.note is not None:
-            body.append(f"{text_escape(w('feedback.note'))} {say(step.note, voice)}")
-        if step.diagnosis:
-            body.append(text_escape(w("feedback.diagnosis")))
-            body.append("\\begin{itemize}")
-            for d in step.diagnosis:
-                message = say(d.message, voice)
-                variant = Naming(result.derivation.problem.layout).variant
-                name = text_escape(mistake_name(w, d.id, variant))
-                body.append(f"\\item \\textbf{{{name}}}: {message}")
-            body.append("\\end{itemize}")
-        wrong = _first_wrong(step)
-        if first and wrong is not None and show_key:
-            body.append(text_escape(w("feedback.derivation")))
-            for block in step_blocks(
-                result.derivation, step.id, wrong[0], RenderOptions(lang=w.lang, digits=digits)
-            ):
-                if isinstance(block, Display):
-                    body.append(display(block, printer))
-                elif isinstance(block, Sentence):
-                    body.append(sentence(block, printer))
-        body.append("")
-    return latex_document(
-        w("feedback.sheet"),
-        "\n\n".join(body),
-        packages=("amsmath", "amssymb"),
-        after_title=(f"\\noindent {text_escape(result.source)}",),
-    )
+    doc = feedback_document(result, lang, digits, show_key, score)
+    return render(doc, "tex", lang=lang, notation=notation, digits=digits)
 
 
 def render_feedback_docx(

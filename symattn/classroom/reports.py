@@ -16,13 +16,14 @@ from typing import Any
 
 from ..numbers import round_half_away
 from ..output import csv_cell
-from ..render import title_of, width
+from ..render import Block, Columns, Document, Notice, render, title_of
 from ..words import Words, words
 from .grading import ClassGrades, Graded
 
 __all__ = [
     "csv_cell",
     "grades_csv",
+    "grades_document",
     "grades_json",
     "grades_text",
     "moodle_grades_csv",
@@ -173,27 +174,26 @@ def row_notes(row: Graded, w: Words, diagnoses: bool = True) -> list[str]:
     return notes
 
 
-def grades_text(grades: ClassGrades, lang: str = "en") -> str:
-    """A summary to read on the terminal: one line per student, then what was not marked."""
+def grades_document(grades: ClassGrades, lang: str = "en") -> Document:
+    """The class's grades as a report: one row per student (name, points, verdict,
+    notes), then each file that was not matched to a student, with why."""
     w = words(lang)
-    head = [w("grade.student"), w("grade.score"), w("grade.verdict"), w("grade.notes")]
-    table = [head]
+    head = (w("grade.student"), w("grade.score"), w("grade.verdict"), w("grade.notes"))
+    rows = [head]
     for row in grades.rows:
         score = f"{points(row.score)}/{points(row.max_score)}"
         notes = "; ".join(row_notes(row, w))
-        table.append(
-            [row.entry.name or row.entry.folder, score, w(f"grade.verdict.{row.verdict}"), notes]
-        )
-    widths = [max(width(r[k]) for r in table) for k in range(3)]
-    lines = [
-        "  ".join(r[k] + " " * (widths[k] - width(r[k])) for k in range(3)) + "  " + r[3]
-        for r in table
-    ]
-    lines = [line.rstrip() for line in lines]
+        rows.append((_who(row), score, w(f"grade.verdict.{row.verdict}"), notes))
+    blocks: list[Block] = [Columns(tuple(rows), 3)]
     for skipped in grades.unmatched:
         why = w(f"grade.why.{skipped.why}", detail=skipped.detail)
-        lines.append(w("grade.unmatched", file=str(skipped.path), why=why))
-    return "\n".join(lines) + "\n"
+        blocks.append(Notice(w("grade.unmatched", file=str(skipped.path), why=why)))
+    return Document(w("grade.title"), tuple(blocks), lang=lang, kind="report")
+
+
+def grades_text(grades: ClassGrades, lang: str = "en") -> str:
+    """A summary to read on the terminal: one line per student, then what was not marked."""
+    return render(grades_document(grades, lang), "text", lang=lang)
 
 
 def grades_json(grades: ClassGrades, lang: str = "en", show_key: bool = True) -> dict[str, Any]:

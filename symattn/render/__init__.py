@@ -20,7 +20,39 @@ from ..errors import SymattnError
 from ..formula import Sym
 from ..steps import StepSpec, set_formula_printer
 from ..words import set_math_printer, words
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .blocks import (
+    AnswerBox,
+    AnswerBoxes,
+    BarRow,
+    Bars,
+    Bin,
+    Block,
+    CheckedStep,
+    Columns,
+    CountRow,
+    Counts,
+    Diagnoses,
+    DiagnosisItem,
+    Display,
+    EntryList,
+    EntryRow,
+    FromKey,
+    GivenMatrices,
+    Heading,
+    Headline,
+    Heatmap,
+    Histogram,
+    KeySection,
+    Legend,
+    NameLine,
+    Notice,
+    Remark,
+    Sentence,
+    SubHeading,
+    Tokens,
+    Verdict,
+    Vocabulary,
+)
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
 from .general import formula_text, general_line, general_lines
@@ -47,18 +79,44 @@ if TYPE_CHECKING:  # loaded when first asked for (derive's start-up): see __geta
 __all__ = [
     "BINARY_FORMATS",
     "FORMATS",
+    "AnswerBox",
+    "AnswerBoxes",
+    "BarRow",
+    "Bars",
+    "Bin",
     "Block",
     "BlockWriter",
+    "CheckedStep",
+    "Columns",
+    "CountRow",
+    "Counts",
+    "Diagnoses",
+    "DiagnosisItem",
     "Display",
     "Document",
+    "EntryList",
+    "EntryRow",
+    "FromKey",
+    "GivenMatrices",
     "Heading",
+    "Headline",
     "Heatmap",
+    "Histogram",
+    "KeySection",
+    "Legend",
+    "NameLine",
     "NodePrinter",
+    "Notice",
+    "Remark",
     "RenderOptions",
     "Sentence",
+    "SubHeading",
     "TexPrinter",
+    "Tokens",
     "UnicodeMath",
+    "Verdict",
     "View",
+    "Vocabulary",
     "build_blocks",
     "derivation_document",
     "display",
@@ -71,6 +129,7 @@ __all__ = [
     "general_line",
     "general_lines",
     "given_notes",
+    "html_fragment_of",
     "html_voice",
     "inline_html",
     "latex_blocks",
@@ -199,6 +258,15 @@ def docx_from(text: str, source_format: str, lang: str, title: str | None = None
     from .docx import docx_from as convert
 
     return convert(text, source_format, lang, title)
+
+
+def html_fragment_of(document: Document, options: RenderOptions | None = None) -> str:
+    """A document as a fragment of HTML (no page style sheet): what a notebook shows
+    (:func:`.html.html_fragment`, loaded at its first use)."""
+    from .html import html_fragment
+
+    opts = options or RenderOptions("html", lang=document.lang)
+    return html_fragment(document, TexPrinter(opts.names(document.renames), opts.digits))
 
 
 def _html_fragment(derivation: Derivation) -> str:

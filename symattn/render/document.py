@@ -36,7 +36,9 @@ class Document:
     """What a producer writes: a title and blocks, in one language; ``subtitle`` and
     ``footer`` are said by the page formats (HTML) that have a place for them, and
     ``contents``: a list of the sections first (a derivation's page); ``renames``: the
-    problem's own letters for its matrices, which every printer of names uses."""
+    problem's own letters for its matrices, which every printer of names uses;
+    ``kind``: ``"derivation"``, or ``"feedback"`` (check's sheet: a :class:`~.blocks.Verdict`
+    and the checked steps; no underlined title in text, the verdict before ``<main>``)."""
 
     title: str
     blocks: tuple[Block, ...]
@@ -45,6 +47,7 @@ class Document:
     contents: bool = False
     lang: str = "en"
     renames: Mapping[str, str] = field(default_factory=dict)
+    kind: str = "derivation"
 
 
 class BlockWriter:

@@ -18,14 +18,34 @@ from collections.abc import Sequence
 from xml.etree.ElementTree import Element
 
 from ..formula import Join, Math, Name
-from ..messages import Voice
+from ..messages import Voice, say
 from ..printing import Notation
 from ..words import Words, words
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .blocks import (
+    AnswerBox,
+    Bars,
+    Block,
+    CheckedStep,
+    Counts,
+    Diagnoses,
+    Display,
+    EntryList,
+    Heading,
+    Headline,
+    Heatmap,
+    Histogram,
+    Legend,
+    Remark,
+    Sentence,
+    SubHeading,
+    Verdict,
+)
 from .document import BlockWriter, Document
+from .html_counts import COUNTS_STYLE, bars_html, counts_html, histogram_html, legend_html
 from .html_page import esc, fragment, heatmap_html, page
 from .mathml import display_element, math_element, serialize, split_alignment
 from .tex import TexPrinter
+from .text import MARKS
 
 __all__ = [
     "HtmlWriter",
@@ -82,12 +102,14 @@ class HtmlWriter(BlockWriter):
     """HTML: each heading opens a ``<section>`` with an id; sentences are paragraphs,
     formulas MathML, the heatmap a table of shaded cells."""
 
-    def __init__(self, printer: TexPrinter, level: int = 2) -> None:
+    def __init__(self, printer: TexPrinter, level: int = 2, lang: str = "en") -> None:
         super().__init__()
         self.printer = printer
         self.level = level
         self.index = 0
         self.open_section = False
+        self.open_main = False  # check's feedback: <main> opened after the verdict
+        self.words = words(lang)
 
     def lines(self, document: Document | Sequence[Block]) -> list[str]:
         blocks = document.blocks if isinstance(document, Document) else document
@@ -96,6 +118,9 @@ class HtmlWriter(BlockWriter):
         if self.open_section:
             self.out.append("</section>")
             self.open_section = False
+        if self.open_main:
+            self.out.append("</main>")
+            self.open_main = False
         return self.out
 
     def _write_Heading(self, block: Heading) -> None:
@@ -114,10 +139,104 @@ class HtmlWriter(BlockWriter):
     def _write_Heatmap(self, block: Heatmap) -> None:
         self.out.append(heatmap_html(block))
 
+    # -- check's feedback: the verdict, then a section for each checked step -----------
 
-def html_blocks(blocks: Sequence[Block], printer: TexPrinter, level: int = 2) -> str:
+    def _write_Verdict(self, block: Verdict) -> None:
+        self.out += [
+            f'<p class="score" data-right="{block.right}" data-answered="{block.answered}">'
+            f"{esc(block.score)}</p>",
+            f'<p class="verdict {"ok" if block.ok else "bad"}" '
+            f'data-verdict="{esc(block.verdict_id)}">{esc(block.verdict)}</p>',
+            "<main>",
+        ]
+        self.open_main = True
+
+    def _write_CheckedStep(self, block: CheckedStep) -> None:
+        mark = "✓" if block.good else ("✗" if block.entries else "·")
+        css = "ok" if block.good else "bad"
+        badge = f'<span class="badge {css}">{mark} {esc(block.status_word)}</span>'
+        flag = f' <span class="bad">{esc(block.page_first_label)}</span>' if block.first else ""
+        step = esc(block.step_id)
+        self.out += [
+            f'<section id="check-{step}" class="step{" first" if block.first else ""}" '
+            f'data-step="{step}" data-status="{esc(block.status)}">',
+            f"<h2>{esc(block.title)} {badge}{flag}</h2>",
+        ]
+        for inner in block.blocks:
+            self.write(inner)
+        self.out.append("</section>")
+
+    def _write_Remark(self, block: Remark) -> None:
+        if block.message is None:
+            css = ' class="muted"' if block.muted else ""
+            self.out.append(f"<p{css}>{esc(block.words)}</p>")
+            return
+        said = say(block.message, html_voice(self.words))
+        self.out.append(f"<p>{esc(block.prefix)} {said}</p>" if block.prefix else f"<p>{said}</p>")
+
+    def _write_EntryList(self, block: EntryList) -> None:
+        head = "".join(f'<th scope="col">{esc(h)}</th>' for h in block.heads)
+        rows = []
+        for e in block.rows:
+            name = inline_html(self.printer.notation.entry(block.step_id, e.row - 1, e.col - 1))
+            expected = "" if e.expected is None else f"<td>{esc(e.expected)}</td>"
+            css = "ok" if e.status == "ok" else "bad"
+            spoken, shown = esc(e.spoken), esc(e.label)
+            said = f" {shown}" if shown else f'<span class="vh"> {spoken}</span>'
+            rows.append(
+                f'<tr data-step="{esc(block.step_id)}" data-row="{e.row}" data-col="{e.col}" '
+                f'data-status="{esc(e.status)}"><td>{name}</td><td>{esc(e.given)}</td>{expected}'
+                f'<td class="{css}" title="{spoken}">{MARKS.get(e.status, "·")}'
+                f"{said}</td></tr>"
+            )
+        self.out.append(
+            f'<div class="scroll"><table class="entries"><thead><tr>{head}<td></td></tr>'
+            f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
+        )
+
+    def _write_Diagnoses(self, block: Diagnoses) -> None:
+        voice = html_voice(self.words)
+        for d in block.items:
+            self.out.append(
+                f'<div class="diagnosis" data-diagnosis="{esc(d.id)}"><strong>'
+                f"{esc(d.page_name)}</strong> — {say(d.page_message, voice)}</div>"
+            )
+
+    def _write_AnswerBox(self, block: AnswerBox) -> None:
+        if not block.lines:  # an empty line, as the page always had
+            self.out.append("")
+            return
+        shown = display_html(Display(block.lines), self.printer)
+        self.out.append(f"<p>{esc(block.heading)}</p>" + shown)
+
+    # -- the class at a glance -------------------------------------------------------
+
+    def _write_Headline(self, block: Headline) -> None:
+        data = "" if block.most_common is None else f' data-most-common="{esc(block.most_common)}"'
+        css = "ok" if block.ok else "bad"
+        self.out.append(f'<p class="verdict {css}"{data}>{esc(block.text)}</p>')
+
+    def _write_SubHeading(self, block: SubHeading) -> None:
+        self.out.append(f"<h{self.level}>{esc(block.title)}</h{self.level}>")
+
+    def _write_Legend(self, block: Legend) -> None:
+        self.out.append(legend_html(block))
+
+    def _write_Bars(self, block: Bars) -> None:
+        self.out.append(bars_html(block))
+
+    def _write_Counts(self, block: Counts) -> None:
+        self.out.append(counts_html(block))
+
+    def _write_Histogram(self, block: Histogram) -> None:
+        self.out.append(histogram_html(block))
+
+
+def html_blocks(
+    blocks: Sequence[Block], printer: TexPrinter, level: int = 2, lang: str = "en"
+) -> str:
     """Blocks as HTML: each heading opens a ``<section>`` with an id."""
-    return "\n".join(HtmlWriter(printer, level).lines(blocks))
+    return "\n".join(HtmlWriter(printer, level, lang).lines(blocks))
 
 
 def contents(blocks: Sequence[Block], w: Words) -> str:
@@ -136,6 +255,12 @@ def render_html(document: Document, printer: TexPrinter) -> str:
     sections first when it has them, its footer last."""
     w = words(document.lang)
     parts = [] if document.subtitle is None else [f'<p class="sub">{esc(document.subtitle)}</p>']
+    if document.kind == "report":  # the class at a glance: no <main>, its own styles
+        parts.append(html_blocks(document.blocks, printer, lang=document.lang))
+        return page(document.title, "\n".join(parts), document.lang, head=COUNTS_STYLE)
+    if document.kind == "feedback":  # the verdict's blocks open and close <main>
+        parts.append(html_blocks(document.blocks, printer, lang=document.lang))
+        return page(document.title, "\n".join(parts), document.lang)
     if document.contents:
         parts.append(contents(document.blocks, w))
     parts += ["<main>", html_blocks(document.blocks, printer), "</main>"]
@@ -145,8 +270,11 @@ def render_html(document: Document, printer: TexPrinter) -> str:
 
 def html_fragment(document: Document, printer: TexPrinter) -> str:
     """A document as a fragment of HTML (MathML; no contents list, no page style sheet):
-    what a notebook shows for it."""
-    return fragment(document.title, html_blocks(document.blocks, printer), document.lang)
+    what a notebook shows for it; check's feedback with its subtitle)."""
+    body = html_blocks(document.blocks, printer, lang=document.lang)
+    if document.kind == "feedback" and document.subtitle is not None:
+        body = f'<p class="sub">{esc(document.subtitle)}</p>\n{body}'
+    return fragment(document.title, body, document.lang)
 
 
 def html_voice(words: Words, digits: int = 4, notation: Notation | None = None) -> Voice:

@@ -11,15 +11,35 @@ import unicodedata
 from collections.abc import Sequence
 
 from ..formula import Cell, Line, Table
+from ..messages import say
 from ..numbers import ExpRatio, NegInf, Surd
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from ..printing import TERMINAL
+from ..words import words
+from .blocks import (
+    AnswerBox,
+    Block,
+    CheckedStep,
+    Columns,
+    Diagnoses,
+    Display,
+    EntryList,
+    Heading,
+    Heatmap,
+    Notice,
+    Remark,
+    Sentence,
+    Verdict,
+)
 from .document import BlockWriter, Document
 from .unicode_math import UnicodeMath
+from .voice import text_voice
 
-__all__ = ["TextWriter", "heatmap_lines", "render_text", "rjust", "text_blocks", "width"]
+__all__ = ["MARKS", "TextWriter", "heatmap_lines", "render_text", "rjust", "text_blocks", "width"]
 
 #: Shades from no attention to all of it.
 SHADES = " ·░▒▓█"
+#: The mark of an answered entry by its status (the terminal's and the page's).
+MARKS = {"ok": "✓", "wrong": "✗", "too_coarse": "✗", "invalid": "?", "carried": "↪"}
 #: Exact entries longer than this are shown as decimals in a matrix.
 CELL_LIMIT = 24
 
@@ -134,10 +154,11 @@ class TextWriter(BlockWriter):
     """The terminal's writer: headings flush left, the rest indented; formulas printed
     by :class:`~.unicode_math.UnicodeMath`."""
 
-    def __init__(self, digits: int = 4, indent: str = "  ") -> None:
+    def __init__(self, digits: int = 4, indent: str = "  ", lang: str = "en") -> None:
         super().__init__()
         self.printer = UnicodeMath(digits)
         self.indent = indent
+        self.voice = text_voice(words(lang), digits)
 
     def _write_Heading(self, block: Heading) -> None:
         self.out += ["", block.title]
@@ -155,6 +176,59 @@ class TextWriter(BlockWriter):
     def _write_Heatmap(self, block: Heatmap) -> None:
         self.out += heatmap_lines(block, self.indent)
 
+    # -- check's feedback: the verdict, then each step checked, indented under its title
+
+    def _write_Verdict(self, block: Verdict) -> None:
+        self.out += [block.score, block.verdict]
+
+    def _write_CheckedStep(self, block: CheckedStep) -> None:
+        symbol = "✓" if block.good else ("✗" if block.entries or block.error else "·")
+        head = f"{'▶' if block.first else ' '} {block.title}  {symbol} {block.status_word}"
+        self.out += ["", head + (f"   {block.first_label}" if block.first else "")]
+        for inner in block.blocks:
+            self.write(inner)
+
+    def _write_Remark(self, block: Remark) -> None:
+        if block.message is None:
+            self.out.append(f"    {block.words}")
+            return
+        said = say(block.message, self.voice)
+        self.out.append(f"    {block.prefix} {said}" if block.prefix else f"    {said}")
+
+    def _write_EntryList(self, block: EntryList) -> None:
+        rows = [(*block.heads, "")]
+        for e in block.rows:
+            cells = (TERMINAL.entry(block.step_id, e.row - 1, e.col - 1), e.given)
+            expected = () if e.expected is None else (e.expected,)
+            rows.append((*cells, *expected, f"{MARKS[e.status]} {e.label}".rstrip()))
+        columns = len(block.heads)
+        widths = [max(width(r[k]) for r in rows) for k in range(columns)]
+        for r in rows:
+            padded = [r[k] + " " * (widths[k] - width(r[k])) for k in range(columns)]
+            self.out.append("    " + "  ".join(padded) + f"  {r[-1]}".rstrip())
+
+    def _write_Diagnoses(self, block: Diagnoses) -> None:
+        self.out.append(f"    {block.heading}")
+        for d in block.items:
+            self.out.append(f"      • {d.name} — {say(d.message, self.voice)}")
+
+    def _write_AnswerBox(self, block: AnswerBox) -> None:
+        self.out.append(f"    {block.heading}")
+        for line in block.lines:
+            self.out += line_text(line, self.printer, "      ")
+
+    # -- a report: a table of words, then what it leaves out --------------------------
+
+    def _write_Columns(self, block: Columns) -> None:
+        k = block.aligned
+        widths = [max(width(r[c]) for r in block.rows) for c in range(k)]
+        for r in block.rows:
+            cells = [r[c] + " " * (widths[c] - width(r[c])) for c in range(k)]
+            self.out.append(("  ".join(cells) + "  " + "  ".join(r[k:])).rstrip())
+
+    def _write_Notice(self, block: Notice) -> None:
+        self.out.append(block.text)
+
 
 def text_blocks(blocks: Sequence[Block], digits: int = 4, indent: str = "  ") -> list[str]:
     """Lines of text for ``blocks``: headings flush left, the rest indented."""
@@ -162,7 +236,12 @@ def text_blocks(blocks: Sequence[Block], digits: int = 4, indent: str = "  ") ->
 
 
 def render_text(document: Document, digits: int = 4) -> str:
-    """A document for the terminal: its title underlined, then its blocks."""
+    """A document for the terminal: its title underlined, then its blocks (check's
+    feedback and a report: its subtitle, if any, then its blocks)."""
+    if document.kind in ("feedback", "report"):
+        lines = [] if document.subtitle is None else [document.subtitle]
+        lines += TextWriter(digits, lang=document.lang).lines(document)
+        return "\n".join(lines) + "\n"
     title = document.title
     rule = "=" * min(width(title), 72)
     return "\n".join([title, rule, *text_blocks(document.blocks, digits)]) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 WORDS: dict[str, str] = {
     # -- grading a class -------------------------------------------------------------
+    "grade.title": "Grades",
     "grade.student": "student",
     "grade.score": "points",
     "grade.verdict": "verdict",

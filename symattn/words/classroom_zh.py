@@ -4,6 +4,7 @@ not marked, and Gradescope's messages (docs/classroom.md)."""
 from __future__ import annotations
 
 WORDS: dict[str, str] = {
+    "grade.title": "成绩",
     "grade.student": "学生",
     "grade.score": "分数",
     "grade.verdict": "结论",
