@@ -112,6 +112,18 @@ def test_rich_html_displays() -> None:
     )
 
 
+def test_a_step_shows_itself_in_a_notebook() -> None:
+    """A Step's rich display: its title, general formula and table with the tokens."""
+    d = symattn.derive("seed")
+    html = d.step("weights")._repr_html_()
+    assert html.startswith('<div class="symattn"><p><b>Softmax: attention weights</b>')
+    assert "aᵢ,ⱼ = exp(s′ᵢ,ⱼ) / Σₖ exp(s′ᵢ,ₖ)" in html
+    assert "<th>我</th><td>0.1070</td><td>0.8930</td>" in html
+    q = symattn.derive("multihead").step("h1.Q")._repr_html_()
+    assert "<td>2</td><td>0</td>" in q  # whole numbers exactly
+    assert "<script" not in d.step("X")._repr_html_()
+
+
 @pytest.mark.parametrize(
     ("i", "j"), [(0, 1), (3, 1), (1, 3), (-1, 1), (True, 1), (1.0, 1)], ids=str
 )

@@ -709,4 +709,4 @@ def test_multi_head_backward_renders_in_every_format() -> None:
     d = symattn.derive(MULTI, backward=True)
     for fmt in ("text", "json", "latex", "markdown"):
         assert render(d, fmt)
-    assert "{}^{(2)}\\mathrm{d}s'" in render(d, "latex")
+    assert "{\\mathrm{d}s'}^{(2)}" in render(d, "latex")

@@ -120,8 +120,9 @@ def test_every_format_renders_the_heads() -> None:
     text = render(d, "text")
     assert "Head 2 · Softmax: attention weights" in text and "b⁽¹⁾₁ = a⁽¹⁾₁,₁ v⁽¹⁾₁" in text
     latex = render(d, "latex")
-    assert "{}^{(2)}s_{1,1} &= {}^{(2)}q_{1} \\cdot {}^{(2)}k_{1}" in latex
-    assert "C = \\left[\\, {}^{(1)}O, {}^{(2)}O \\,\\right]" in latex
+    assert "s^{(2)}_{1,1} &= q^{(2)}_{1} \\cdot k^{(2)}_{1}" in latex
+    assert "C = \\left[\\, O^{(1)}, O^{(2)} \\,\\right]" in latex
+    assert "{}^{(" not in latex  # never a left superscript: it reads as a power (issue 22)
     zh = render(d, "markdown", lang="zh")
     assert "第 2 个头 · 计算注意力分数" in zh
 

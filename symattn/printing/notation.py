@@ -111,9 +111,22 @@ def _index(i: int | str) -> str:
     return str(i + 1) if isinstance(i, int) else i
 
 
-def _head(number: int | None) -> str:
-    """The head of a multi-head step, as a left superscript: ^{(2)}q_{1,2}."""
-    return "" if number is None else f"{{}}^{{({number})}}"
+_SUPERSCRIPTED = re.compile(r"^(\\?[A-Za-z]+)\^\{([^{}]*)\}$")
+
+
+def _headed(name: str, number: int | None) -> str:
+    """A name with the head of a multi-head step as a superscript after it, as the
+    terminal writes it (Q⁽²⁾, W_Q⁽²⁾): Q^{(2)}, W^{Q,(2)}, {q'}^{(2)}; never a left
+    superscript, which reads as a power of what stands before it."""
+    if number is None:
+        return name
+    mark = f"({number})"
+    found = _SUPERSCRIPTED.match(name)
+    if found:  # W^{Q}: one superscript holds both
+        return f"{found.group(1)}^{{{found.group(2)},{mark}}}"
+    if re.fullmatch(r"\\?[A-Za-z]+", name):
+        return f"{name}^{{{mark}}}"
+    return f"{{{name}}}^{{{mark}}}"  # primes, a \mathrm{…}: braced first
 
 
 @dataclass(frozen=True)
@@ -153,7 +166,7 @@ class Notation:
             if names is None
             else (names.token_matrix if self.preset == "token" else names.matrix)
         )
-        return _head(head) + name
+        return _headed(name, head)
 
     def letter(self, mid: str) -> str:
         base = split_id(mid)[1]
@@ -173,21 +186,24 @@ class Notation:
     def row(self, mid: str, i: int | str) -> str:
         """The vector of row ``i`` (0-based, or a letter such as "i"): q_1 or q^1."""
         body, primes = self._base(mid)
-        head = _head(split_id(mid)[0])
+        head = split_id(mid)[0]
         if self.preset == "token":  # a prime is a superscript too: brace it first
-            base = f"{{{body}{primes}}}" if primes else body
-            return f"{head}{base}^{{{_index(i)}}}"
-        return f"{head}{body}{primes}_{{{_index(i)}}}"
+            base = f"{{{body}{primes}}}" if primes or head is not None else body
+            return f"{base if head is None else '{' + _headed(body + primes, head) + '}'}" + (
+                f"^{{{_index(i)}}}"
+            )
+        return f"{_headed(body + primes, head)}_{{{_index(i)}}}"
 
     def entry(self, mid: str, i: int | str, j: int | str) -> str:
         """Entry (i, j), 0-based (or letters): q_{1,2}; in the token preset q^{1}_{2}."""
         body, primes = self._base(mid)
-        head_number, base = split_id(mid)
-        head = _head(head_number)
+        head, base = split_id(mid)
         if self.preset == "token" and base in VECTOR_ROWS:
             core = f"{{{body}{primes}}}" if primes else body
-            return f"{head}{core}^{{{_index(i)}}}_{{{_index(j)}}}"
-        return f"{head}{body}{primes}_{{{_index(i)},{_index(j)}}}"
+            if head is not None:
+                core = "{" + _headed(body + primes, head) + "}"
+            return f"{core}^{{{_index(i)}}}_{{{_index(j)}}}"
+        return f"{_headed(body + primes, head)}_{{{_index(i)},{_index(j)}}}"
 
 
 @dataclass(frozen=True)

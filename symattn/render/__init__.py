@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
 from ..formula import Sym
-from ..steps import StepSpec, set_formula_printer
+from ..steps import Step, StepSpec, set_formula_printer
 from ..words import set_math_printer, words
 from .blocks import (
     AnswerBox,
@@ -315,5 +315,35 @@ def _formula(spec: StepSpec) -> str:
     return formula_text(spec, words("en"))
 
 
+def _step_html(step: Step) -> str:
+    """Jupyter's view of one step: its title, its general formula and its table (a whole
+    number or fraction exactly, else 4 decimal places), with the tokens as labels."""
+    import re
+    from html import escape
+
+    def shown(i: int, j: int) -> str:
+        exact = step.exact_str(i, j)
+        if re.fullmatch(r"-?\d+(/\d+)?", exact):
+            return exact
+        return step.decimal_str(i, j, 4) or exact
+
+    rows, cols = step.shape
+    head = "".join(f"<th>{escape(c)}</th>" for c in (step.col_labels or ()))
+    lines = [f"<tr><th></th>{head}</tr>"] if head else []
+    for i in range(rows):
+        label = f"<th>{escape(step.row_labels[i])}</th>" if step.row_labels else ""
+        cells = "".join(
+            f"<td>{escape(shown(i, j))}</td>"
+            for j in range(cols)
+        )
+        lines.append(f"<tr>{label}{cells}</tr>")
+    title = title_of(step, words("en"))
+    return (
+        f'<div class="symattn"><p><b>{escape(title)}</b> ({escape(step.id)}, {rows} × '
+        f"{cols}): {escape(step.formula)}</p><table>{''.join(lines)}</table></div>"
+    )
+
+
+setattr(Step, "_repr_html_", _step_html)  # noqa: B010  (steps.py is a layer below)
 set_formula_printer(_formula)
 set_math_printer(_plain_math)

@@ -27,10 +27,10 @@ __all__ = ["docx_from", "pandoc_path"]
 _MARKDOWN = "markdown-raw_html-raw_tex-raw_attribute-native_divs-native_spans-smart"
 #: The languages of words/, as Word's language tags.
 _LANGUAGE_TAGS = {"en": "en-US", "zh": "zh-CN"}
-#: Pandoc's OMML, made to look in LibreOffice and WPS as it does in Word: the empty base
-#: of a left superscript (a head's ⁽¹⁾Q) is U+200B and the corner of a labelled table an
-#: empty cell, which LibreOffice draws as a box and as ¿; a normal-text space (what TeX's
-#: ``\text{ }`` becomes) is as invisible in Word and in both.
+#: Pandoc's OMML, made to look in LibreOffice and WPS as it does in Word: an empty base
+#: (U+200B) and the corner of a labelled table (an empty cell), which LibreOffice draws as
+#: a box and as ¿, become a normal-text space (what TeX's ``\text{ }`` becomes), which is
+#: as invisible in Word as in both.
 _SPACE = (
     '<m:e><m:r><m:rPr><m:nor /><m:sty m:val="p" /></m:rPr>'
     '<m:t xml:space="preserve"> </m:t></m:r></m:e>'

@@ -132,10 +132,10 @@ def line_text(node: Line, printer: UnicodeMath, indent: str) -> list[str]:
 
 
 def heatmap_lines(block: Heatmap, indent: str = "  ") -> list[str]:
-    """The weights as shaded blocks, darker for more attention, with token labels."""
+    """The weights as shaded blocks, darker for more attention — on the scale 0 … 1 that
+    every format uses, not relative to the largest weight — with token labels."""
     cell = max([4, *(width(c) for c in block.cols)])
     lead = max(width(r) for r in block.rows)
-    top = max((v for row in block.values for v in row), default=1.0) or 1.0
     out = [indent + block.caption]
     out.append(indent + " " * (lead + 1) + " ".join(rjust(c, cell) for c in block.cols))
     for name, values, labels in zip(block.rows, block.values, block.labels):
@@ -144,7 +144,7 @@ def heatmap_lines(block: Heatmap, indent: str = "  ") -> list[str]:
             if label == "⋯":
                 cells.append(rjust("⋯", cell))
                 continue
-            shade = SHADES[min(len(SHADES) - 1, round(value / top * (len(SHADES) - 1)))]
+            shade = SHADES[min(len(SHADES) - 1, round(value * (len(SHADES) - 1)))]
             cells.append(shade * cell)
         out.append(f"{indent}{rjust(name, lead)} " + " ".join(cells))
     return out

@@ -57,7 +57,7 @@ WORDS: dict[str, str] = {
     "derive.weighted": "The output row is the weighted sum of the value vectors:",
     "derive.entries": "Entry by entry:",
     "derive.more_entries": "({count} more entries of this row are in the matrix below.)",
-    "derive.heatmap": "Attention weights (darker = more attention):",
+    "derive.heatmap": "Attention weights (darker = more attention, on the scale 0 … 1):",
     "derive.crosscheck": "Cross-check against NumPy float64: {verdict} "
     "(largest relative error {error}).",
     "derive.passed": "passed",

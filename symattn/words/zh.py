@@ -55,7 +55,7 @@ WORDS: dict[str, str] = {
     "derive.weighted": "输出向量是各值向量按权重的加权和：",
     "derive.entries": "逐个分量：",
     "derive.more_entries": "（本行其余 {count} 个分量见下方矩阵。）",
-    "derive.heatmap": "注意力权重热力图（颜色越深，权重越大）：",
+    "derive.heatmap": "注意力权重热力图（颜色越深，权重越大；刻度为 0 … 1）：",
     "derive.crosscheck": "与 NumPy float64 的交叉验证：{verdict}（最大相对误差 {error}）。",
     "derive.passed": "通过",
     "derive.failed": "未通过",
