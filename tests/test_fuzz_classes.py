@@ -17,6 +17,8 @@ import functools
 import json
 import os
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -179,8 +181,18 @@ TIE_IN_A_NORM = {
 
 @pytest.mark.slow
 def test_a_tie_in_a_two_column_layernorm_is_decided_in_bounded_time(tmp_path: Path) -> None:
+    """Run as the command (a process of its own): the 2 s bound on each rewriting is a
+    timer signal, which only a program's main thread can use (not a test worker's)."""
     path = tmp_path / "p.json"
     path.write_text(json.dumps(TIE_IN_A_NORM), encoding="utf-8")
-    done = run(["derive", str(path), "--format", "json", "--digits", "0"])
-    assert done.status == 0 and done.seconds < 30, (done.seconds, done.err)
-    assert mismatches(json.loads(done.out), 0) == []
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "symattn", "derive", str(path), "--format", "json", "--digits", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    seconds = time.monotonic() - start
+    assert done.returncode == 0 and seconds < 30, (seconds, done.stderr)
+    assert mismatches(json.loads(done.stdout), 0) == []
