@@ -77,3 +77,23 @@ def sampled(cases: list[Any], every: int) -> list[Any]:
 
 def _as_tuple(case: Any) -> tuple[Any, ...]:
     return case if isinstance(case, tuple) else (case,)
+
+
+def weights_rows(key: Any) -> list[tuple[str, list[Any]]]:
+    """Each row of every weights step, without its masked entries: (name, weights) — the
+    oracle of the weight bounds that the draw's tests and benchmarks/bench_draw.py share."""
+    from symattn.numbers import NegInf
+
+    rows = []
+    for step_id in key.step_ids:
+        if step_id.split(".")[-1] != "weights":
+            continue
+        masked = key.matrices.get(step_id.replace("weights", "masked_scores"))
+        for i, row in enumerate(key.step(step_id).values):
+            kept = [
+                v
+                for j, v in enumerate(row)
+                if v is not None and (masked is None or not isinstance(masked[i][j], NegInf))
+            ]
+            rows.append((f"{step_id} row {i + 1}", kept))
+    return rows

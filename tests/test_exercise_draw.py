@@ -13,26 +13,12 @@ import pytest
 
 from symattn.errors import SymattnError
 from symattn.exercises import ExerciseOptions, generate
-from symattn.numbers import NegInf
 
-from .helpers import run_cli
+from .helpers import run_cli, weights_rows
 
 
 def _weights_rows(exercise: object) -> list[tuple[str, list[Decimal]]]:
-    key = exercise.key  # type: ignore[attr-defined]
-    rows = []
-    for step_id in key.step_ids:
-        if step_id.split(".")[-1] != "weights":
-            continue
-        masked = key.matrices.get(step_id.replace("weights", "masked_scores"))
-        for i, row in enumerate(key.step(step_id).values):
-            kept = [
-                v
-                for j, v in enumerate(row)
-                if v is not None and (masked is None or not isinstance(masked[i][j], NegInf))
-            ]
-            rows.append((f"{step_id} row {i + 1}", kept))
-    return rows
+    return weights_rows(exercise.key)  # type: ignore[attr-defined]
 
 
 def _draws_or_refuses(**kw: object) -> None:
