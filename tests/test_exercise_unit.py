@@ -120,7 +120,11 @@ def test_class_loop(topics: str, layout: str, tmp_path: Path) -> None:
     args += ["--layout", layout, "--html", "--moodle", str(quiz), "-o", str(out)]
     status, _, err = run_cli(args)
     assert status == 0, err
-    assert (out / "students" / "01" / "self-check.html").is_file()
+    page = (out / "students" / "01" / "self-check.html").read_text(encoding="utf-8")
+    given = page[page.index('<section id="given">') :].split("</section>", 1)[0]
+    w_o = "<msup><mi>W</mi><mrow><mi>O</mi></mrow></msup>"
+    if topics == "wo":  # one head: W_O shown once among the givens, in the page's layout
+        assert given.count(w_o) == 1, given.count(w_o)
     assert '<question type="cloze">' in quiz.read_text(encoding="utf-8")
     subs = tmp_path / "subs"
     subs.mkdir()

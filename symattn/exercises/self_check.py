@@ -171,14 +171,18 @@ def _given(
         out.append(f"<p>{esc(w('sheet.tokens'))} {esc(', '.join(p.tokens))}</p>")
     given = [Line(Name("X"), (("=", g.X),), breaks=False)] if lookup is None and g.X else []
     given += [Line(Name(name), (("=", table),), breaks=False) for name, table in g.compact]
+    keys = g.matrices.lines if g.matrices is not None else ()
+    shown = {name for name, _ in g.compact} | {getattr(x.lhs, "matrix", None) for x in keys}
+    view = view_of(p.layout)
     given += [
-        Line(Name(name), (("=", _table(getattr(p, name))),), breaks=False)
+        Line(Name(name), (("=", _table(view.given(name, getattr(p, name)))),), breaks=False)
         for name in ("W_O", "dO")
-        if getattr(p, name) is not None
+        if getattr(p, name) is not None and name not in shown
     ]
-    given += g.matrices.lines if g.matrices is not None else ()
+    given += keys  # the key's own (W_O among them), in the problem's layout
     if p.target is not None:  # the loss ½‖O − T‖² gives dO = O − T
-        given.append(Line(Sym("T"), (("=", _table(p.target)),), breaks=False))
+        target = _table(view.given("target", p.target))
+        given.append(Line(Sym("T"), (("=", target),), breaks=False))
     out.append(display_html(Display(tuple(given)), printer))
     out.append(_scale(key, w, printer))
     out += [sentence_html(note, printer) for note in g.notes if isinstance(note, Sentence)]
