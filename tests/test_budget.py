@@ -35,6 +35,39 @@ def test_the_budget_stops_a_busy_loop_and_names_the_option() -> None:
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # nothing left armed
 
 
+def test_library_code_that_catches_value_error_cannot_swallow_the_budget() -> None:
+    """SymPy's sign test catches ValueError around an evaluation; the budget's timer must
+    not be taken for that (it once let a rewriting run 80 s past its 2 s)."""
+
+    def library_step() -> None:
+        try:
+            _spin(0.02)
+        except ValueError:
+            pass
+        except Exception:
+            pass
+
+    start = time.monotonic()
+    with pytest.raises(TimeLimitExceeded, match="lib"), time_budget(0.05, "lib"):
+        while time.monotonic() - start < 5:
+            library_step()
+    assert time.monotonic() - start < 1
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_code_that_swallows_even_a_base_exception_once_is_stopped_by_the_next_signal() -> None:
+    start = time.monotonic()
+    swallowed = 0
+    with pytest.raises(TimeLimitExceeded, match="stubborn"), time_budget(0.05, "stubborn"):
+        try:
+            _spin(5)
+        except BaseException:
+            swallowed += 1
+        _spin(5)
+    assert swallowed == 1 and time.monotonic() - start < 1.5
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
 def test_no_limit_and_work_within_it() -> None:
     with time_budget(0, "x"):
         _spin(0.01)

@@ -180,18 +180,24 @@ TIE_IN_A_NORM = {
 
 
 @pytest.mark.slow
-def test_a_tie_in_a_two_column_layernorm_is_decided_in_bounded_time(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", ["0", "3"])
+def test_a_tie_in_a_two_column_layernorm_is_decided_in_bounded_time(
+    tmp_path: Path, seed: str
+) -> None:
     """Run as the command (a process of its own): the 2 s bound on each rewriting is a
-    timer signal, which only a program's main thread can use (not a test worker's)."""
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(TIE_IN_A_NORM), encoding="utf-8")
+    timer signal, which only a program's main thread can use (not a test worker's).  Under
+    these hash seeds (with this file name) SymPy's radsimp of the form runs for 80 s, inside
+    an ``except ValueError`` that once swallowed the budget's signal; CI failed on it."""
+    (tmp_path / "p.json").write_text(json.dumps(TIE_IN_A_NORM), encoding="utf-8")
     start = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "symattn", "derive", str(path), "--format", "json", "--digits", "0"],
+        [sys.executable, "-m", "symattn", "derive", "p.json", "--format", "json", "--digits", "0"],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONHASHSEED": seed},
     )
     seconds = time.monotonic() - start
     assert done.returncode == 0 and seconds < 30, (seconds, done.stderr)
