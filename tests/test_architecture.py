@@ -8,7 +8,8 @@
 * the modules' imports form no cycle (every import counted, at any depth);
 * no module is over 400 lines;
 * outside symattn/render/, no module imports a module of render/: ``symattn.render`` is
-  the one surface of the renderers;
+  the one surface of the renderers; the Moodle quiz takes from it only the document
+  model and ``render()`` (its question is a Document, not HTML written by hand);
 * the import-linter contract in pyproject.toml (run by .ci/run) names every package;
 * every topic's NumPy reference (``symattn/topics/<topic>_numpy.py``) is under the
   contract that keeps the NumPy path apart from the exact one, and imports of symattn
@@ -120,6 +121,45 @@ def test_the_render_surface_test_sees_a_submodule_import() -> None:
         node = ast.parse(source).body[0]
         assert isinstance(node, ast.ImportFrom)
         assert _resolve(module, node) == ["symattn.render.tex"]
+
+
+def _render_names(source: str, module: str) -> set[str]:
+    """The names ``source`` (the code of ``module``) imports from ``symattn.render``, and
+    ``printing`` for each import of ``symattn.printing`` (the terminal's printers)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            targets = _resolve(module, node)
+            if targets == ["symattn.render"] * len(node.names):
+                found |= {alias.name for alias in node.names}
+            found |= {"printing" for t in targets if t.startswith("symattn.printing")}
+    return found
+
+
+#: The document model: a Document and its blocks (issue 20: one model, one writer a format).
+DOCUMENT_MODEL = {"Block", "Document", "ClozeCell", "QuizTable", "Heading", "Sentence", "Tokens"}
+#: What the Moodle quiz takes from render: the document model and render() (moodle.py);
+#: its question also the producers' helpers that say a problem's Given (question.py).
+QUIZ_RENDER = {
+    "symattn.exercises.moodle": DOCUMENT_MODEL | {"render"},
+    "symattn.exercises.question": DOCUMENT_MODEL
+    | {"render", "given_notes", "scale_note", "title_of", "view_of"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(QUIZ_RENDER))
+def test_the_quiz_writes_a_document_not_html_by_hand(module: str) -> None:
+    """The Moodle question is a Document written by render's ``moodle`` writer: the quiz
+    imports no writer's internals (``text_blocks``, ``pretty``, ``TERMINAL``) again."""
+    names = _render_names(MODULES[module].read_text(encoding="utf-8"), module)
+    assert "render" in names or "Document" in names, names
+    assert names <= QUIZ_RENDER[module], sorted(names - QUIZ_RENDER[module])
+
+
+def test_the_quiz_import_test_sees_a_writer_import() -> None:
+    module = "symattn.exercises.moodle"
+    source = "from ..render import render, text_blocks\nfrom ..printing import TERMINAL, pretty"
+    assert _render_names(source, module) == {"render", "text_blocks", "printing"}
 
 
 def test_no_function_level_import_of_an_own_module() -> None:

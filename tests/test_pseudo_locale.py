@@ -1,7 +1,7 @@
 """No sentence bypasses words/ (issue 20): a throw-away language whose every template is
 the English one wrapped in 【…】 is rendered in every format of the derivation and of
-check's feedback; what is left of the output when every wrapped piece, every formula
-and every piece of markup is taken out holds no run of English words.
+check's feedback, and the Moodle quiz; what is left of the output when every wrapped
+piece, every formula and every piece of markup is taken out holds no run of English words.
 
 A run of three words or more (letters, spaces between) is a sentence or a phrase that
 someone reads; the math that is left (``exp``, ``softmax``, a token) is single words.
@@ -18,9 +18,13 @@ import pytest
 
 import symattn
 import symattn.words as words_module
+from symattn.check import answer_steps
 from symattn.check.feedback import render_feedback_latex, render_feedback_text
 from symattn.check.feedback_html import render_feedback_html
+from symattn.compute import derivation
 from symattn.examples import example_path
+from symattn.exercises import QuizItem, moodle_quiz
+from symattn.load import load
 from symattn.render import RenderOptions, render
 from symattn.words import Words
 
@@ -130,6 +134,22 @@ def test_every_sentence_of_check_feedback_comes_from_words(pseudo: str, fmt: str
     assert "【" in out
     # the answers file's path is the student's, not a sentence of ours
     assert _english(out.replace(result.source, " "), fmt) == []
+
+
+def _quiz(lang: str) -> str:
+    """A Moodle quiz of every step of PROBLEM (the masked scores' −∞ among them)."""
+    key = derivation(load(dict(PROBLEM)))
+    steps = tuple(s for s in answer_steps(key) if s != "X")
+    return moodle_quiz([QuizItem("q", key, 4, steps)], lang=lang, category="c")
+
+
+def test_every_sentence_of_the_moodle_quiz_comes_from_words(pseudo: str) -> None:
+    """The question's text, its fields' feedback and its general feedback; the fields'
+    markup (``NUMERICAL``) is single words."""
+    out = _quiz(pseudo)
+    assert "【" in out
+    assert _english(out, "html") == []
+    assert _english(_quiz("en"), "html")  # in English, the sentences are what is left
 
 
 @pytest.mark.parametrize("fmt", ["text", "latex", "markdown", "html"])

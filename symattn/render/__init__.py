@@ -61,7 +61,9 @@ from .json_out import dumps, json_chunks, json_text
 from .kinds import build_blocks, step_blocks
 from .latex import display, latex_blocks, render_latex, sentence
 from .markdown import markdown_blocks, math_only
-from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, RenderOptions
+from .moodle_html import render_moodle
+from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, INTERNAL_FORMATS, RenderOptions
+from .quiz_blocks import ClozeCell, QuizTable
 from .tex import TexPrinter, text_escape
 from .tex_document import document as latex_document
 from .tex_document import needs_xelatex
@@ -87,6 +89,7 @@ __all__ = [
     "Block",
     "BlockWriter",
     "CheckedStep",
+    "ClozeCell",
     "Columns",
     "CountRow",
     "Counts",
@@ -107,6 +110,7 @@ __all__ = [
     "NameLine",
     "NodePrinter",
     "Notice",
+    "QuizTable",
     "Remark",
     "RenderOptions",
     "Sentence",
@@ -185,7 +189,8 @@ def render(target: Target, options: RenderOptions, **keywords: Any) -> str | byt
 
 def render(target: Target, options: RenderOptions | str = "text", **keywords: Any) -> str | bytes:
     """A derivation or a document in one format: text, json, latex (fragment), tex
-    (document), markdown, html (a self-contained page), or the bytes of a file: docx
+    (document), markdown, html (a self-contained page), moodle (a document: a Moodle
+    quiz question's text, :mod:`.moodle_html`), or the bytes of a file: docx
     (Word, native equations), xlsx (a workbook of live formulas).
 
     ``options`` is a :class:`RenderOptions`, or the format with the options as keywords:
@@ -197,6 +202,8 @@ def render(target: Target, options: RenderOptions | str = "text", **keywords: An
     opts = _options(options, keywords)
     if isinstance(target, Document):
         return write(target, opts)
+    if opts.fmt == "moodle":
+        raise SymattnError("moodle: writes a quiz question's document, not a derivation")
     derivation = target
     opts.fit(derivation.problem.n, derivation.problem.heads)
     opts.names(derivation.problem.renames)  # checked, for every format
@@ -215,7 +222,8 @@ def write(doc: Document, options: RenderOptions) -> str | bytes:
     if fmt not in DOCUMENT_FORMATS:
         raise SymattnError(
             f"{fmt}: a document of blocks is written as one of "
-            f"{', '.join(f for f in DOCUMENT_FORMATS if f != 'math')}; {fmt} writes a derivation"
+            f"{', '.join(f for f in DOCUMENT_FORMATS if f not in INTERNAL_FORMATS)}; "
+            f"{fmt} writes a derivation"
         )
     names = options.names(doc.renames)
     if fmt == "text":
@@ -231,6 +239,8 @@ def write(doc: Document, options: RenderOptions) -> str | bytes:
         from .html import render_html
 
         return render_html(doc, TexPrinter(names, options.digits))
+    if fmt == "moodle":  # a quiz question's text: plain HTML, Unicode formulas
+        return render_moodle(doc, options.digits)
     return math_only(doc, TexPrinter(names, options.digits))
 
 
@@ -332,10 +342,7 @@ def _step_html(step: Step) -> str:
     lines = [f"<tr><th></th>{head}</tr>"] if head else []
     for i in range(rows):
         label = f"<th>{escape(step.row_labels[i])}</th>" if step.row_labels else ""
-        cells = "".join(
-            f"<td>{escape(shown(i, j))}</td>"
-            for j in range(cols)
-        )
+        cells = "".join(f"<td>{escape(shown(i, j))}</td>" for j in range(cols))
         lines.append(f"<tr>{label}{cells}</tr>")
     title = title_of(step, words("en"))
     return (

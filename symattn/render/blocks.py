@@ -13,6 +13,7 @@ from typing import Union
 from ..formula import Line, Math, Sym
 from ..messages import Message
 from ..words import MathName
+from .quiz_blocks import QuizTable
 
 __all__ = [
     "AnswerBox",
@@ -394,4 +395,5 @@ Block = Union[
     Histogram,
     Columns,
     Notice,
+    QuizTable,
 ]

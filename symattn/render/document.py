@@ -38,7 +38,8 @@ class Document:
     ``contents``: a list of the sections first (a derivation's page); ``renames``: the
     problem's own letters for its matrices, which every printer of names uses;
     ``kind``: ``"derivation"``, or ``"feedback"`` (check's sheet: a :class:`~.blocks.Verdict`
-    and the checked steps; no underlined title in text, the verdict before ``<main>``)."""
+    and the checked steps; no underlined title in text, the verdict before ``<main>``),
+    ``"sheet"``, ``"report"``, or ``"question"`` (a Moodle quiz's question)."""
 
     title: str
     blocks: tuple[Block, ...]

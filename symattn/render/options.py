@@ -22,14 +22,17 @@ from ..printing import Notation
 from ..printing.notation import PRESETS
 from ..words import Words, words
 
-__all__ = ["BINARY_FORMATS", "FORMATS", "RenderOptions"]
+__all__ = ["BINARY_FORMATS", "DOCUMENT_FORMATS", "FORMATS", "INTERNAL_FORMATS", "RenderOptions"]
 
 FORMATS = ("text", "json", "latex", "tex", "markdown", "html", "docx", "xlsx")
 #: The formats whose rendering is bytes (a file to write, not text to print).
 BINARY_FORMATS = ("docx", "xlsx")
 #: The formats of a document of blocks (JSON and the spreadsheet write a derivation's data).
-#: ``math``: only the displayed formulas (a notebook's ``_repr_latex_``).
-DOCUMENT_FORMATS = ("text", "latex", "tex", "markdown", "html", "docx", "math")
+#: ``math``: only the displayed formulas (a notebook's ``_repr_latex_``); ``moodle``: a
+#: Moodle quiz question's text (plain HTML: :mod:`.moodle_html`).
+DOCUMENT_FORMATS = ("text", "latex", "tex", "markdown", "html", "docx", "math", "moodle")
+#: The formats that the library's own producers ask for and the command does not offer.
+INTERNAL_FORMATS = ("math", "moodle")
 
 
 def _indices(name: str, value: Any, least: int) -> tuple[int, ...] | None:
@@ -61,7 +64,7 @@ class RenderOptions:
     heads_shown: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        if self.fmt not in (*FORMATS, "math"):
+        if self.fmt not in (*FORMATS, *INTERNAL_FORMATS):
             raise SymattnError(f"format: expected one of {', '.join(FORMATS)}, found {self.fmt!r}")
         words(self.lang)  # raises with the languages there are
         if self.notation not in PRESETS:
