@@ -1,8 +1,6 @@
-"""The blocks of a rendered derivation: format-neutral, read by every writer.
-
-A heading, a sentence (words and inline formulas), a display of formula lines, or a
-heatmap of the weights.  The formulas are :mod:`.math` trees; the words come from
-:mod:`symattn.words` in the chosen language.
+"""The blocks of a document (:mod:`.document`): format-neutral, read by every writer;
+the self-check page's own are :mod:`.page_blocks`.  The formulas are
+:mod:`symattn.formula` trees; the words come from :mod:`symattn.words`.
 """
 
 from __future__ import annotations
@@ -13,6 +11,7 @@ from typing import Union
 from ..formula import Line, Math, Sym
 from ..messages import Message
 from ..words import MathName
+from .page_blocks import Main, PageBlock, PageSection
 
 __all__ = [
     "AnswerBox",
@@ -394,4 +393,7 @@ Block = Union[
     Histogram,
     Columns,
     Notice,
+    PageBlock,
+    Main["Block"],
+    PageSection["Block"],
 ]
