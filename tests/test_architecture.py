@@ -8,8 +8,10 @@
 * the modules' imports form no cycle (every import counted, at any depth);
 * no module is over 400 lines;
 * outside symattn/render/, no module imports a module of render/: ``symattn.render`` is
-  the one surface of the renderers; the Moodle quiz takes from it only the document
-  model and ``render()`` (its question is a Document, not HTML written by hand);
+  the one surface of the renderers; and that surface offers the document model, not the
+  HTML writer's pieces: a page is a document that ``render()`` writes (the self-check page
+  imports only blocks, ``Document``, ``render`` and a few helpers; the Moodle quiz only the
+  document model and ``render()``);
 * the import-linter contract in pyproject.toml (run by .ci/run) names every package;
 * every topic's NumPy reference (``symattn/topics/<topic>_numpy.py``) is under the
   contract that keeps the NumPy path apart from the exact one, and imports of symattn
@@ -19,6 +21,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import sys
 from pathlib import Path
 
@@ -87,8 +90,6 @@ GRAPH = {m: sorted({t for t, _ in _imports(m) if t != m}) for m in MODULES}
 LAZY = {
     "symattn.render": (
         "symattn.render.html",
-        "symattn.render.html_page",
-        "symattn.render.mathml",
         "symattn.render.docx",
         "symattn.render.xlsx",
     ),
@@ -123,7 +124,7 @@ def test_the_render_surface_test_sees_a_submodule_import() -> None:
         assert _resolve(module, node) == ["symattn.render.tex"]
 
 
-def _render_names(source: str, module: str) -> set[str]:
+def _quiz_render_names(source: str, module: str) -> set[str]:
     """The names ``source`` (the code of ``module``) imports from ``symattn.render``, and
     ``printing`` for each import of ``symattn.printing`` (the terminal's printers)."""
     found: set[str] = set()
@@ -151,7 +152,7 @@ QUIZ_RENDER = {
 def test_the_quiz_writes_a_document_not_html_by_hand(module: str) -> None:
     """The Moodle question is a Document written by render's ``moodle`` writer: the quiz
     imports no writer's internals (``text_blocks``, ``pretty``, ``TERMINAL``) again."""
-    names = _render_names(MODULES[module].read_text(encoding="utf-8"), module)
+    names = _quiz_render_names(MODULES[module].read_text(encoding="utf-8"), module)
     assert "render" in names or "Document" in names, names
     assert names <= QUIZ_RENDER[module], sorted(names - QUIZ_RENDER[module])
 
@@ -159,7 +160,69 @@ def test_the_quiz_writes_a_document_not_html_by_hand(module: str) -> None:
 def test_the_quiz_import_test_sees_a_writer_import() -> None:
     module = "symattn.exercises.moodle"
     source = "from ..render import render, text_blocks\nfrom ..printing import TERMINAL, pretty"
-    assert _render_names(source, module) == {"render", "text_blocks", "printing"}
+    assert _quiz_render_names(source, module) == {"render", "text_blocks", "printing"}
+
+
+#: The HTML writer's own pieces: no module outside symattn/render/ writes HTML with them.
+HTML_PIECES = {
+    "HtmlWriter",
+    "PageBlockWriter",
+    "display_html",
+    "esc",
+    "fragment",
+    "heatmap_html",
+    "html_voice",
+    "inline_html",
+    "math_element",
+    "page",
+    "script_json",
+    "sentence_html",
+    "serialize",
+}
+#: What the self-check page takes from render: its helpers beside the document model.
+SELF_CHECK_HELPERS = {"Block", "Document", "View", "render", "scale_note", "title_of", "view_of"}
+
+
+def _render_names(module: str, tree: ast.AST | None = None) -> set[str]:
+    """The names ``module`` imports from ``symattn.render`` itself."""
+    tree = tree or ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    return {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and "symattn.render" in _resolve(module, node)
+        for alias in node.names
+        if f"symattn.render.{alias.name}" not in MODULES
+    }
+
+
+def test_no_module_outside_render_writes_html_with_its_pieces() -> None:
+    """A page is a document (blocks) that ``render()`` writes: no module outside render/
+    imports the HTML writer's pieces, and ``symattn.render`` does not offer them."""
+    render = importlib.import_module("symattn.render")  # symattn.render is the function
+    outside = [m for m in MODULES if not (m == "symattn.render" or m.startswith("symattn.render."))]
+    found = {m: sorted(_render_names(m) & HTML_PIECES) for m in outside}
+    assert not {m: names for m, names in found.items() if names}
+    offered = [n for n in HTML_PIECES if n in render.__all__ or hasattr(render, n)]
+    assert not offered, offered
+
+
+def test_the_self_check_page_imports_the_document_model() -> None:
+    """symattn/exercises/self_check.py takes from render blocks, ``Document`` and
+    ``render`` (and a few helpers): no printer, no piece of HTML."""
+    blocks = importlib.import_module("symattn.render.blocks")
+    page_blocks = importlib.import_module("symattn.render.page_blocks")
+    model = set(blocks.__all__) | set(page_blocks.__all__) | SELF_CHECK_HELPERS
+    names = _render_names("symattn.exercises.self_check")
+    assert {"Document", "AnswerGrid", "render"} <= names
+    assert names <= model, sorted(names - model)
+
+
+def test_the_html_pieces_test_sees_an_import() -> None:
+    """The checks above read the names a module imports from ``symattn.render``."""
+    module = "symattn.exercises.self_check"
+    for source in ("from ..render import Document, esc", "from symattn.render import esc"):
+        assert "esc" in _render_names(module, ast.parse(source))
+    assert _render_names(module, ast.parse("from ..render.html import esc")) == set()
 
 
 def test_no_function_level_import_of_an_own_module() -> None:

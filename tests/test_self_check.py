@@ -27,7 +27,17 @@ from symattn.errors import SymattnError
 from symattn.examples import example_names, example_path
 from symattn.exercises.generate import ExerciseOptions, generate
 from symattn.exercises.self_check import SCRIPTS as PAGE_SCRIPTS
-from symattn.exercises.self_check import render_self_check, script
+from symattn.exercises.self_check import render_self_check, script, self_check_document
+from symattn.render import (
+    AnswerGrid,
+    DiagnosisTemplate,
+    Document,
+    Main,
+    PageData,
+    PageSection,
+    Script,
+    render,
+)
 from symattn.render.view import view_of
 from symattn.render.walker import title_of
 from symattn.words import words
@@ -193,6 +203,46 @@ def test_what_cannot_make_a_page_says_why() -> None:
         render_self_check(key_of("seed"), steps=[])
     with pytest.raises(SymattnError, match="language"):
         render_self_check(key_of("seed"), lang="fr")
+
+
+@pytest.mark.parametrize("name", ["seed", "column", "padding"])
+def test_the_page_is_a_document_written_by_the_html_writer(name: str) -> None:
+    """self_check_document: the given section and an AnswerGrid per asked step in <main>
+    (the boxes as the layout writes the step), a DiagnosisTemplate per mistake the data
+    names, the data and the scripts; the HTML writer writes it as the page."""
+    key = key_of(name)
+    doc = self_check_document(key, "zh", places=3, page_id="p")
+    assert isinstance(doc, Document) and doc.kind == "self_check" and doc.lang == "zh"
+    (main,) = [b for b in doc.blocks if isinstance(b, Main)]
+    given, *rest = main.blocks
+    assert isinstance(given, PageSection) and given.anchor == "given"
+    grids = [g for g in rest if isinstance(g, AnswerGrid)]
+    assert len(grids) == len(rest)
+    (data,) = [b.data for b in doc.blocks if isinstance(b, PageData)]
+    assert [(g.step_id, g.number) for g in grids] == [
+        (s["id"], k) for k, s in enumerate(data["steps"], start=1)
+    ]
+    view = view_of(key.problem.layout)
+    for grid in grids:
+        assert (grid.rows, grid.cols) == view.shape(*key.step(grid.step_id).shape)
+        assert len(grid.entry_names) == grid.rows and grid.entry_names[0][0] == entry_name(
+            grid.step_id, 0, 0
+        )
+    templates = [b for b in doc.blocks if isinstance(b, DiagnosisTemplate)]
+    used = {m["template"] for s in data["steps"] for m in s["mistakes"]}
+    assert [t.number for t in templates] == list(range(len(templates))) and used == set(
+        range(len(templates))
+    )
+    assert [b.name for b in doc.blocks if isinstance(b, Script)] == list(PAGE_SCRIPTS)
+    written = render(doc, "html", lang="zh")
+    assert written == render_self_check(key, "zh", places=3, page_id="p")
+    assert written.count("<input") == sum(g.rows * g.cols for g in grids)
+
+
+def test_a_script_that_would_close_its_element_is_refused() -> None:
+    doc = Document("T", (Script("x.js", "let a = '</script>';"),), kind="self_check")
+    with pytest.raises(ValueError, match=r"x\.js"):
+        render(doc, "html")
 
 
 def test_the_page_checks_can_fail() -> None:

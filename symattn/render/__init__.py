@@ -13,7 +13,7 @@ writes those blocks: the terminal (:mod:`.text`), LaTeX (:mod:`.latex`), Markdow
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, overload
 
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
@@ -63,6 +63,18 @@ from .latex import display, latex_blocks, render_latex, sentence
 from .markdown import markdown_blocks, math_only
 from .moodle_html import render_moodle
 from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, INTERNAL_FORMATS, RenderOptions
+from .page_blocks import (
+    AnswerGrid,
+    DiagnosisTemplate,
+    HandIn,
+    Main,
+    MaskMatrix,
+    Noscript,
+    PageData,
+    PageSection,
+    Script,
+    Tally,
+)
 from .quiz_blocks import ClozeCell, QuizTable
 from .tex import TexPrinter, text_escape
 from .tex_document import document as latex_document
@@ -73,16 +85,12 @@ from .view import View, view_of
 from .voice import latex_voice, text_voice
 from .walker import plain_table, title_fact, title_of
 
-if TYPE_CHECKING:  # loaded when first asked for (derive's start-up): see __getattr__
-    from .html import display_html, html_voice, inline_html, sentence_html
-    from .html_page import esc, fragment, page
-    from .mathml import math_element, serialize
-
 __all__ = [
     "BINARY_FORMATS",
     "FORMATS",
     "AnswerBox",
     "AnswerBoxes",
+    "AnswerGrid",
     "BarRow",
     "Bars",
     "Bin",
@@ -95,26 +103,35 @@ __all__ = [
     "Counts",
     "Diagnoses",
     "DiagnosisItem",
+    "DiagnosisTemplate",
     "Display",
     "Document",
     "EntryList",
     "EntryRow",
     "FromKey",
     "GivenMatrices",
+    "HandIn",
     "Heading",
     "Headline",
     "Heatmap",
     "Histogram",
     "KeySection",
     "Legend",
+    "Main",
+    "MaskMatrix",
     "NameLine",
     "NodePrinter",
+    "Noscript",
     "Notice",
+    "PageData",
+    "PageSection",
     "QuizTable",
     "Remark",
     "RenderOptions",
+    "Script",
     "Sentence",
     "SubHeading",
+    "Tally",
     "TexPrinter",
     "Tokens",
     "UnicodeMath",
@@ -124,32 +141,23 @@ __all__ = [
     "build_blocks",
     "derivation_document",
     "display",
-    "display_html",
     "docx_from",
     "dumps",
-    "esc",
     "formula_text",
-    "fragment",
     "general_line",
     "general_lines",
     "given_notes",
     "html_fragment_of",
-    "html_voice",
-    "inline_html",
     "latex_blocks",
     "latex_document",
     "latex_voice",
     "line_text",
-    "math_element",
     "needs_xelatex",
-    "page",
     "plain_table",
     "render",
     "render_chunks",
     "scale_note",
     "sentence",
-    "sentence_html",
-    "serialize",
     "step_blocks",
     "text_blocks",
     "text_escape",
@@ -286,30 +294,6 @@ def _html_fragment(derivation: Derivation) -> str:
     options = RenderOptions("html")
     doc = derivation_document(derivation, options)
     return html_fragment(doc, TexPrinter(options.names(doc.renames), options.digits))
-
-
-#: The names loaded with the HTML writer, at their first use.
-_HTML = ("display_html", "html_voice", "inline_html", "sentence_html")
-_HTML_PAGE = ("esc", "fragment", "page")
-_MATHML = ("math_element", "serialize")
-
-
-def __getattr__(name: str) -> Any:
-    """The HTML writer's names, imported when first asked for: ``derive`` to the terminal
-    never loads the HTML writer."""
-    if name in _HTML:
-        from . import html
-
-        return getattr(html, name)
-    if name in _HTML_PAGE:
-        from . import html_page
-
-        return getattr(html_page, name)
-    if name in _MATHML:
-        from . import mathml
-
-        return getattr(mathml, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _plain_math(name: str) -> str:

@@ -1,9 +1,5 @@
-"""The blocks of a rendered derivation: format-neutral, read by every writer.
-
-A heading, a sentence (words and inline formulas), a display of formula lines, or a
-heatmap of the weights.  The formulas are :mod:`.math` trees; the words come from
-:mod:`symattn.words` in the chosen language.
-"""
+"""The blocks of a document (:mod:`.document`), read by every writer; the self-check
+page's own are :mod:`.page_blocks`, the Moodle question's :mod:`.quiz_blocks`."""
 
 from __future__ import annotations
 
@@ -13,6 +9,7 @@ from typing import Union
 from ..formula import Line, Math, Sym
 from ..messages import Message
 from ..words import MathName
+from .page_blocks import Main, PageBlock, PageSection
 from .quiz_blocks import QuizTable
 
 __all__ = [
@@ -396,4 +393,7 @@ Block = Union[
     Columns,
     Notice,
     QuizTable,
+    PageBlock,
+    Main["Block"],
+    PageSection["Block"],
 ]

@@ -39,7 +39,9 @@ class Document:
     problem's own letters for its matrices, which every printer of names uses;
     ``kind``: ``"derivation"``, or ``"feedback"`` (check's sheet: a :class:`~.blocks.Verdict`
     and the checked steps; no underlined title in text, the verdict before ``<main>``),
-    ``"sheet"``, ``"report"``, or ``"question"`` (a Moodle quiz's question)."""
+    ``"sheet"``, ``"report"``, ``"question"`` (a Moodle quiz's question), or
+    ``"self_check"`` (the page of :mod:`.page_blocks`: its blocks hold its ``<main>``);
+    ``style``: a page's own style sheet, in its head (HTML)."""
 
     title: str
     blocks: tuple[Block, ...]
@@ -49,6 +51,7 @@ class Document:
     lang: str = "en"
     renames: Mapping[str, str] = field(default_factory=dict)
     kind: str = "derivation"
+    style: str = ""
 
 
 class BlockWriter:

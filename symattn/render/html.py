@@ -40,9 +40,10 @@ from .blocks import (
     SubHeading,
     Verdict,
 )
-from .document import BlockWriter, Document
+from .document import Document
 from .html_counts import COUNTS_STYLE, bars_html, counts_html, histogram_html, legend_html
 from .html_page import esc, fragment, heatmap_html, page
+from .html_page_blocks import PageBlockWriter
 from .mathml import display_element, math_element, serialize, split_alignment
 from .tex import TexPrinter
 from .text import MARKS
@@ -98,9 +99,10 @@ def section_id(heading: Heading, index: int) -> str:
     return f"step-{heading.number}" if heading.number is not None else f"part-{index}"
 
 
-class HtmlWriter(BlockWriter):
+class HtmlWriter(PageBlockWriter):
     """HTML: each heading opens a ``<section>`` with an id; sentences are paragraphs,
-    formulas MathML, the heatmap a table of shaded cells."""
+    formulas MathML, the heatmap a table of shaded cells; the self-check page's blocks
+    by :class:`~.html_page_blocks.PageBlockWriter`."""
 
     def __init__(self, printer: TexPrinter, level: int = 2, lang: str = "en") -> None:
         super().__init__()
@@ -130,8 +132,14 @@ class HtmlWriter(BlockWriter):
         self.out.append(f"<h{self.level}>{esc(block.title)}</h{self.level}>")
         self.open_section = True
 
+    def voice(self) -> Voice:
+        return html_voice(self.words)
+
+    def sentence(self, block: Sentence) -> str:
+        return sentence_html(block, self.printer)
+
     def _write_Sentence(self, block: Sentence) -> None:
-        self.out.append(sentence_html(block, self.printer))
+        self.out.append(self.sentence(block))
 
     def _write_Display(self, block: Display) -> None:
         self.out.append(display_html(block, self.printer))
@@ -261,6 +269,11 @@ def render_html(document: Document, printer: TexPrinter) -> str:
     if document.kind == "feedback":  # the verdict's blocks open and close <main>
         parts.append(html_blocks(document.blocks, printer, lang=document.lang))
         return page(document.title, "\n".join(parts), document.lang)
+    if document.kind == "self_check":  # its blocks hold <main>; its style in the head
+        parts.append(html_blocks(document.blocks, printer, lang=document.lang))
+        footer = "" if document.footer is None else esc(document.footer)
+        head = f"<style>\n{document.style}</style>\n" if document.style else ""
+        return page(document.title, "\n".join(parts), document.lang, footer=footer, head=head)
     if document.contents:
         parts.append(contents(document.blocks, w))
     parts += ["<main>", html_blocks(document.blocks, printer), "</main>"]
