@@ -20,6 +20,14 @@ from .paths import PathUse, check_paths
 __all__ = ["add_exercises", "add_grade", "run_exercises", "run_grade"]
 
 
+class _Drawable:
+    """The topics an exercise can be drawn with, named when the help is printed (not when
+    the parser is built: that would load every topic for every command)."""
+
+    def __str__(self) -> str:
+        return ", ".join((*drawn(), *EXTRA_DRAWS))
+
+
 def add_exercises(commands: Any) -> None:
     ex = commands.add_parser(
         "exercises",
@@ -59,13 +67,14 @@ def add_exercises(commands: Any) -> None:
         action="store_true",
         help="start from a sentence, a vocabulary and an embedding table (the lookup is work)",
     )
-    ex.add_argument(
+    topics = ex.add_argument(
         "--with",
         dest="topics",
         metavar="TOPICS",
         default="",
-        help=f"more of the attention unit, comma-separated: {', '.join((*drawn(), *EXTRA_DRAWS))}",
+        help="more of the attention unit, comma-separated: %(drawable)s",
     )
+    topics.drawable = _Drawable()  # type: ignore[attr-defined,unused-ignore]
     ex.add_argument(
         "--layout",
         choices=LAYOUTS,

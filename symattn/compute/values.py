@@ -9,7 +9,7 @@ precision once.  A spec's mistake-model fields (``softmax``, ``mask_after``,
 from __future__ import annotations
 
 import decimal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 
 from ..errors import NotApplicable
@@ -26,7 +26,7 @@ from ..numbers.decimals import (
 )
 from ..problem import Problem
 from ..steps import Kind, StepSpec
-from ..topics import kind_rules
+from ..topics import CORE_KINDS, TopicTable
 
 __all__ = [
     "DECIMAL_RULES",
@@ -142,24 +142,27 @@ def _columns(
 
 
 #: The decimal rule of each kind of step.
-DECIMAL_RULES: dict[Kind, DecimalRule] = {
-    Kind.TOKENS: _given,
-    Kind.LOOKUP: _given,
-    Kind.GIVEN: _given,
-    Kind.PRODUCT: _product,
-    Kind.WEIGHTED_SUM: _product,
-    Kind.SUM_OF_PRODUCTS: _product,
-    Kind.SCALE: _scale,
-    Kind.MASK: _mask,
-    Kind.SOFTMAX: lambda spec, args, p, given: softmax(spec, args[0], p),
-    Kind.CONCAT: _concat,
-    Kind.COPY: lambda spec, args, p, given: [list(row) for row in args[0]],
-    Kind.DIFFERENCE: _difference,
-    Kind.COLUMNS: _columns,
-    Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1], spec.diagonal_only),
-    Kind.ADD: lambda spec, args, p, given: add(args[0], args[1]),
-    **{kind: rules.decimal for kind, rules in kind_rules().items()},
-}
+DECIMAL_RULES: Mapping[Kind, DecimalRule] = TopicTable(
+    {
+        Kind.TOKENS: _given,
+        Kind.LOOKUP: _given,
+        Kind.GIVEN: _given,
+        Kind.PRODUCT: _product,
+        Kind.WEIGHTED_SUM: _product,
+        Kind.SUM_OF_PRODUCTS: _product,
+        Kind.SCALE: _scale,
+        Kind.MASK: _mask,
+        Kind.SOFTMAX: lambda spec, args, p, given: softmax(spec, args[0], p),
+        Kind.CONCAT: _concat,
+        Kind.COPY: lambda spec, args, p, given: [list(row) for row in args[0]],
+        Kind.DIFFERENCE: _difference,
+        Kind.COLUMNS: _columns,
+        Kind.JACOBIAN: lambda spec, args, p, given: jacobian(args[0], args[1], spec.diagonal_only),
+        Kind.ADD: lambda spec, args, p, given: add(args[0], args[1]),
+    },
+    lambda topic: {rules.kind: rules.decimal for rules in topic.kinds},
+    theirs=CORE_KINDS,
+)
 
 
 def apply(

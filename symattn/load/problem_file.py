@@ -23,7 +23,7 @@ from ..errors import SymattnError, where
 from ..numbers import to_sympy
 from ..printing import Notation
 from ..problem import Lookup, Matrix, Problem, Shapes
-from ..topics import TOPICS, LoadContext
+from ..topics import LoadContext
 from ..topics import keys as topic_keys
 from .checks import (
     check_raw_sizes,
@@ -37,10 +37,17 @@ from .checks import (
 )
 from .files import read_file
 from .tokens import Vocabulary, tokenize
-from .topic_reading import read_layout, read_topics, scan_symbols, topic_keep_mask
+from .topic_reading import (
+    CORE_KEYS,
+    read_layout,
+    read_topics,
+    reading_topics,
+    scan_symbols,
+    topic_keep_mask,
+)
 from .values import Monomial, ValueSyntaxError, parse_value, symbol_name_error
 
-__all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "KNOWN_KEYS", "load", "plain"]
+__all__ = ["DEFAULT_MAX_SIZE", "DEFAULT_MAX_SYMBOLIC_SIZE", "known_keys", "load", "plain"]
 
 
 #: Largest n, m, d_model, d_k or d_v derived exactly unless the caller lifts it.
@@ -50,34 +57,10 @@ DEFAULT_MAX_SYMBOLIC_SIZE = 8
 #: Problem files larger than this are refused before parsing.
 MAX_FILE_BYTES = 20_000_000
 
-KNOWN_KEYS = (
-    "title",
-    "description",
-    "tokens",
-    "X",
-    "text",
-    "vocab",
-    "embedding",
-    "W_Q",
-    "W_K",
-    "W_V",
-    "Q",
-    "K",
-    "V",
-    "scale",
-    "mask",
-    "heads",
-    "memory",
-    "memory_tokens",
-    "notation",
-    "W_O",
-    "pad_token",
-    "dO",
-    "target",
-    "places",
-    "layout",
-    *topic_keys(),
-)
+
+def known_keys() -> tuple[str, ...]:
+    """Every key a problem file may have: the core's, then the topics'."""
+    return (*CORE_KEYS, *topic_keys())
 
 
 class _Reader:
@@ -211,15 +194,15 @@ def _plain(value: Any) -> Any:
 
 
 def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Problem:
-    unknown = [k for k in data if k not in KNOWN_KEYS]
+    topics = reading_topics(data)
+    known = (*CORE_KEYS, *(key for topic in topics for key in topic.keys))
+    unknown = [k for k in data if k not in known]
     if unknown:
         key = unknown[0]
-        lowered = {k.lower(): k for k in KNOWN_KEYS}
+        lowered = {k.lower(): k for k in known}
         close = difflib.get_close_matches(str(key).lower(), list(lowered), n=1, cutoff=0.6)
         hint = f" (did you mean {lowered[close[0]]!r}?)" if close else ""
-        raise SymattnError(
-            f"{source}: unknown key {key!r}{hint}; known keys: {', '.join(KNOWN_KEYS)}"
-        )
+        raise SymattnError(f"{source}: unknown key {key!r}{hint}; known keys: {', '.join(known)}")
     heads = data.get("heads", 1)
     if isinstance(heads, bool) or not isinstance(heads, int) or not 1 <= heads <= 16:
         raise SymattnError(f"{source}: heads: expected a whole number 1 … 16, found {heads!r}")
@@ -234,7 +217,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
         if key in data:
             givens[key] = reader.matrix(data, key)
-    scan_symbols(data, reader)
+    scan_symbols(data, reader, topics)
     layout = read_layout(data, givens, source)
 
     lookup: Lookup | None = None
@@ -288,7 +271,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
                 )
 
     ctx = LoadContext(data, reader, layout, lambda rows: convert(rows))
-    for topic in TOPICS:
+    for topic in topics:
         topic.early(ctx)
     kv_heads = ctx.kv_heads
     shapes = check_shapes(givens, source, bool(direct), (heads, kv_heads or heads))
@@ -311,12 +294,12 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
 
     matrices = {k: convert(v) for k, v in givens.items()}
     default_scale = next(
-        (d for t in TOPICS if (d := t.default_scale(data)) is not None), "sqrt(d_k)"
+        (d for t in topics if (d := t.default_scale(data)) is not None), "sqrt(d_k)"
     )
     scale, scale_label = read_scale(data.get("scale", default_scale), shapes["d_k"], reader, source)
     if reader.symbolic and scale is not None:
         scale = to_sympy(scale)
-    mask, mask_label = topic_keep_mask(data, shapes["n"], shapes["m"], layout, source)
+    mask, mask_label = topic_keep_mask(data, shapes["n"], shapes["m"], layout, source, topics)
 
     title = data.get("title")
     description = data.get("description")
@@ -345,7 +328,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     if memory_tokens and "memory" not in givens:
         raise SymattnError(f"{source}: memory_tokens: given without memory")
     ctx.shapes, ctx.mask, ctx.mask_label = dict(shapes, heads=heads), mask, mask_label
-    topics = read_topics(ctx)
+    configs = read_topics(ctx, topics)
 
     return Problem(
         source=source,
@@ -383,5 +366,5 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         mask=ctx.mask,
         mask_label=ctx.mask_label,
         layout=layout,
-        topics=topics,
+        topics=configs,
     )

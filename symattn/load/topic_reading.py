@@ -1,5 +1,5 @@
-"""The layout of a problem file, and its topics read through the registry of
-:mod:`symattn.topics`.
+"""The keys of a problem file, its layout, and its topics read through the registry of
+:mod:`symattn.topics` (only a file with a key of theirs loads them).
 
 ``layout = "column"`` writes every matrix with tokens as columns; :func:`read_layout`
 turns them back (the problem is always held in the row layout: the column layout is a
@@ -11,18 +11,68 @@ file and the key.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import SymattnError
 from ..problem import LAID_OUT, Mask, TopicConfig
-from ..topics import EXCLUDES, TOPICS, LoadContext, by_name
+from ..topics import EXCLUDES, LoadContext, Topic, by_name, everything
 from .checks import read_mask
 
-__all__ = ["read_layout", "read_topics", "scan_symbols", "topic_keep_mask"]
+__all__ = [
+    "CORE_KEYS",
+    "read_layout",
+    "read_topics",
+    "reading_topics",
+    "scan_symbols",
+    "topic_keep_mask",
+]
 
 #: The core's matrices that the column layout writes transposed (tokens as columns).
 LAYOUTS = ("row", "column")
+
+
+#: The keys the core reads; the topics read theirs (:func:`symattn.topics.keys`).
+CORE_KEYS = (
+    "title",
+    "description",
+    "tokens",
+    "X",
+    "text",
+    "vocab",
+    "embedding",
+    "W_Q",
+    "W_K",
+    "W_V",
+    "Q",
+    "K",
+    "V",
+    "scale",
+    "mask",
+    "heads",
+    "memory",
+    "memory_tokens",
+    "notation",
+    "W_O",
+    "pad_token",
+    "dO",
+    "target",
+    "places",
+    "layout",
+)
+#: The core's keys that no topic reads or claims: a file of these alone asks for no topic
+#: (then none is loaded: ``notation`` may rename a topic's matrices, a mask of numbers is
+#: a topic's).
+_PLAIN_KEYS = frozenset(CORE_KEYS) - {"notation", "mask"}
+
+
+def reading_topics(data: Mapping[str, Any]) -> tuple[Topic, ...]:
+    """The topics that read this file: none when it has only the core's keys (a mask
+    only "causal" or "none"), else every topic (one of them may know a key)."""
+    plain = all(key in _PLAIN_KEYS for key in data if key != "mask")
+    if plain and data.get("mask", "none") in ("causal", "none"):
+        return ()
+    return everything()
 
 
 def _t(rows: Any) -> Any:
@@ -41,7 +91,7 @@ def read_layout(data: Mapping[str, Any], givens: dict[str, Any], source: str) ->
     return str(raw)
 
 
-def scan_symbols(data: Mapping[str, Any], reader: Any) -> None:
+def scan_symbols(data: Mapping[str, Any], reader: Any, topics: Sequence[Topic]) -> None:
     """Read every value of the topics' keys once, before the problem is known to be
     numeric or symbolic (a symbol in W_a makes the whole problem symbolic)."""
 
@@ -54,19 +104,19 @@ def scan_symbols(data: Mapping[str, Any], reader: Any) -> None:
             with contextlib.suppress(SymattnError):
                 reader.value(raw, key, row, col)
 
-    for topic in TOPICS:
+    for topic in topics:
         for key in topic.keys:
             if isinstance(data.get(key), list):
                 walk(data[key], key, None, None)
 
 
 def topic_keep_mask(
-    data: Mapping[str, Any], n: int, m: int, layout: str, source: str
+    data: Mapping[str, Any], n: int, m: int, layout: str, source: str, topics: Sequence[Topic]
 ) -> tuple[Mask | None, str]:
     """The ``mask`` key as a keep-mask, unless a topic reads it (a mask of numbers); a
     matrix is written m × n (keys down the side) in the column layout."""
     raw = data.get("mask", "none")
-    for topic in TOPICS:
+    for topic in topics:
         label = topic.claims_mask(raw)
         if label is not None:
             return None, label
@@ -76,11 +126,11 @@ def topic_keep_mask(
     return read_mask(raw, n, m, source)
 
 
-def read_topics(ctx: LoadContext) -> tuple[tuple[str, TopicConfig], ...]:
+def read_topics(ctx: LoadContext, topics: Sequence[Topic]) -> tuple[tuple[str, TopicConfig], ...]:
     """Each topic's config, in the registry's order; refused where two do not go together,
     or where the backward pass is asked for and a topic is not derived backward."""
     read: list[tuple[str, TopicConfig]] = []
-    for topic in TOPICS:
+    for topic in topics:
         config = topic.read(ctx)
         if config is not None:
             read.append((topic.name, config))
@@ -92,7 +142,7 @@ def read_topics(ctx: LoadContext) -> tuple[tuple[str, TopicConfig], ...]:
             raise ctx.error(f"{reason}; not available with {asked} yet", by_name(name).keys[0])
     upstream = [k for k in ("dO", "target") if ctx.has(k)]
     if upstream:
-        for topic in TOPICS:
+        for topic in topics:
             if topic.name in names and not topic.backward:
                 raise ctx.error(
                     f"the backward pass is not available with {topic.asked} yet", upstream[0]

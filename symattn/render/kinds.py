@@ -6,6 +6,8 @@ format — terminal, LaTeX, Markdown, HTML — then writes it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..derivation import Derivation
 from ..entries import DotEntry, JacobianEntry, MaskEntry, ScaleEntry, SoftmaxEntry
 from ..formula import (
@@ -34,7 +36,7 @@ from ..formula import (
 from ..ids import split_id
 from ..numbers import NegInf, round_half_away
 from ..steps import Kind, Ref, Step
-from ..topics import kind_rules
+from ..topics import CORE_KINDS, TopicTable
 from ..words import Words
 from .blocks import Block
 from .options import RenderOptions
@@ -343,24 +345,27 @@ def concat(walk: Walker, step: Step) -> None:
     walk.all_rows(step)
 
 
-KINDS: dict[Kind, KindMethod] = {
-    Kind.TOKENS: tokens,
-    Kind.LOOKUP: lookup,
-    Kind.GIVEN: given,
-    Kind.COPY: given,
-    Kind.DIFFERENCE: given,
-    Kind.COLUMNS: given,
-    Kind.PRODUCT: product,
-    Kind.SUM_OF_PRODUCTS: product,
-    Kind.WEIGHTED_SUM: product,
-    Kind.SCALE: scale,
-    Kind.MASK: mask,
-    Kind.SOFTMAX: softmax,
-    Kind.JACOBIAN: jacobian,
-    Kind.CONCAT: concat,
-    Kind.ADD: add_step,
-    **{kind: rules.write for kind, rules in kind_rules().items()},
-}
+KINDS: Mapping[Kind, KindMethod] = TopicTable(
+    {
+        Kind.TOKENS: tokens,
+        Kind.LOOKUP: lookup,
+        Kind.GIVEN: given,
+        Kind.COPY: given,
+        Kind.DIFFERENCE: given,
+        Kind.COLUMNS: given,
+        Kind.PRODUCT: product,
+        Kind.SUM_OF_PRODUCTS: product,
+        Kind.WEIGHTED_SUM: product,
+        Kind.SCALE: scale,
+        Kind.MASK: mask,
+        Kind.SOFTMAX: softmax,
+        Kind.JACOBIAN: jacobian,
+        Kind.CONCAT: concat,
+        Kind.ADD: add_step,
+    },
+    lambda topic: {rules.kind: rules.write for rules in topic.kinds},
+    theirs=CORE_KINDS,
+)
 
 
 def build_blocks(derivation: Derivation, options: RenderOptions | Words) -> list[Block]:

@@ -9,7 +9,9 @@ symbols: the words carry no math, and each writer prints the symbol with its own
 
 from __future__ import annotations
 
-from ..topics import symbols
+from collections.abc import Mapping
+
+from ..topics import TopicTable
 
 __all__ = ["TEX_SYMBOLS", "UNICODE_SYMBOLS", "WORD_SYMBOLS"]
 
@@ -54,26 +56,35 @@ WORD_SYMBOLS: dict[str, tuple[str, str]] = {
     "x_k": ("x_{k}", "xₖ"),
 }
 
-TEX_SYMBOLS: dict[str, str] = {
-    "d_model": r"d_{\text{model}}",
-    "d_mem": r"d_{\text{mem}}",
-    "sqrt_dk": r"\sqrt{d_k}",
-    "neg_inf": r"-\infty",
-    "Sigma": r"\Sigma",
-    "sum_k": r"\sum_{k}",
-    "diag": r"\mathrm{diag}",
-    **{name: tex for name, (tex, _) in symbols().items()},
-    **{name: tex for name, (tex, _) in WORD_SYMBOLS.items()},
-}
+#: A symbol's LaTeX: the core's and the words', then the loaded topics' (a problem's own
+#: topics are loaded); a symbol in none of them prints as its name.
+TEX_SYMBOLS: Mapping[str, str] = TopicTable(
+    {
+        "d_model": r"d_{\text{model}}",
+        "d_mem": r"d_{\text{mem}}",
+        "sqrt_dk": r"\sqrt{d_k}",
+        "neg_inf": r"-\infty",
+        "Sigma": r"\Sigma",
+        "sum_k": r"\sum_{k}",
+        "diag": r"\mathrm{diag}",
+        **{name: tex for name, (tex, _) in WORD_SYMBOLS.items()},
+    },
+    lambda topic: {name: tex for name, (tex, _) in topic.symbols.items()},
+    complete=False,
+)
 
-UNICODE_SYMBOLS: dict[str, str] = {
-    "d_model": "d_model",
-    "d_mem": "d_mem",
-    "sqrt_dk": "√d_k",
-    "neg_inf": "−∞",
-    "Sigma": "Σ",
-    "sum_k": "Σₖ",
-    "diag": "diag",
-    **{name: text for name, (_, text) in symbols().items()},
-    **{name: text for name, (_, text) in WORD_SYMBOLS.items()},
-}
+#: A symbol's Unicode, found as :data:`TEX_SYMBOLS` finds its LaTeX.
+UNICODE_SYMBOLS: Mapping[str, str] = TopicTable(
+    {
+        "d_model": "d_model",
+        "d_mem": "d_mem",
+        "sqrt_dk": "√d_k",
+        "neg_inf": "−∞",
+        "Sigma": "Σ",
+        "sum_k": "Σₖ",
+        "diag": "diag",
+        **{name: text for name, (_, text) in WORD_SYMBOLS.items()},
+    },
+    lambda topic: {name: text for name, (_, text) in topic.symbols.items()},
+    complete=False,
+)

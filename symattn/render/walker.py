@@ -34,7 +34,7 @@ from ..messages import Title
 from ..numbers import Combination, ExpRatio, Surd, rational_value
 from ..plan import result_step
 from ..steps import Kind, Step
-from ..topics import kind_rules
+from ..topics import CORE_KINDS, kind_rules
 from ..words import MathName, Words
 from .blocks import Block, Display, Heading, Heatmap, Sentence, math_part
 from .general import divisor_symbol, general_line
@@ -60,10 +60,13 @@ DISPLAY_LIMIT = 8
 ENTRY_LIMIT = 8
 #: Steps whose matrices are set with the tokens beside and above them.
 LABELLED = ("scores", "scaled_scores", "masked_scores", "weights")
-#: Kinds whose entries may be nested roots (SymPy), shown by their decimals (a topic's
-#: kinds say so); a sum (Kind.ADD) is so when what it adds is (X + P of sin and cos is
-#: written exactly).
-NESTED_ROOTS = tuple(kind for kind, rules in kind_rules().items() if rules.closed)
+
+
+def _closed(kind: Kind) -> bool:
+    """A kind whose entries may be nested roots (SymPy), shown by their decimals: a
+    topic's kinds say so; a sum (Kind.ADD) is so when what it adds is (X + P of sin and
+    cos is written exactly)."""
+    return kind not in CORE_KINDS and kind_rules()[kind].closed
 
 
 def elided(count: int) -> tuple[int, ...]:
@@ -197,7 +200,7 @@ class Walker:
         """Whether ``step``'s matrix holds closed forms or nested roots (shown ≈)."""
         if self.symbolic:
             return False
-        nested = step.kind in NESTED_ROOTS or (
+        nested = _closed(step.kind) or (
             step.kind == Kind.ADD
             and any(self.closed(self.d.step(o)) for o in step.operands if self.d.has(o))
         )

@@ -1,64 +1,162 @@
 """The topics of docs/topics.md: one module each, in one registry.
 
 Each topic is a :class:`~symattn.topics.base.Topic` (its keys, config, plan hooks, kinds,
-mistakes, names, words of its Given section, exercise draw); the core loops over
-:data:`TOPICS` in this order, which is the order of the steps they add (positions before
-RoPE, a bias before a mask, a decode step before a block).  Adding a topic is one module,
-its NumPy sibling, its words and one entry here (docs/architecture.md).
+mistakes, names, words of its Given section, exercise draw); the core loops over the
+registry in the order of :data:`MODULES`, which is the order of the steps they add
+(positions before RoPE, a bias before a mask, a decode step before a block).  Adding a
+topic is one module, its NumPy sibling, its words and one entry here (docs/architecture.md).
 
->>> [t.name for t in TOPICS][:3]
+A topic's module is imported when it is first needed (issue 24: ``derive`` of a problem
+without topics loads none of them): :func:`everything` imports them all, :func:`loaded`
+gives those imported so far.  A problem that has a topic holds its config, an object of
+the topic's module, so every question about a problem's own topics (its kinds, symbols,
+names) is answered by the topics loaded; a kind of step not found among them loads the
+rest before it is called unknown (:class:`TopicTable`).
+
+>>> [t.name for t in everything()][:3]
 ['positions', 'rope', 'additive']
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from typing import Any
+import importlib
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
 
 from ..printing import add_names
 from ..problem import Problem
 from ..steps import Kind, Plan
-from . import (
-    additive,
-    alibi,
-    block,
-    decode,
-    gqa,
-    masks,
-    positions,
-    rope,
-    temperature,
-    window,
-)
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic
 
 __all__ = [
+    "CORE_KINDS",
     "EXCLUDES",
-    "TOPICS",
+    "MODULES",
     "Builder",
     "KindRules",
     "LoadContext",
     "Mistake",
     "Topic",
+    "TopicTable",
     "active",
     "by_name",
     "drawn",
+    "everything",
     "fixed",
     "kind_rules",
     "kv_group",
     "laid_out",
+    "loaded",
     "mistakes",
     "numpy_paths",
     "score_divisor",
     "symbols",
 ]
 
-#: The registry, in the order of the steps the topics add.
-TOPICS: tuple[Topic, ...] = tuple(
-    module.TOPIC
-    for module in (positions, rope, additive, temperature, gqa, alibi, masks, window, decode, block)
+#: The registry: the topics' modules, in the order of the steps they add.
+MODULES = (
+    "positions",
+    "rope",
+    "additive",
+    "temperature",
+    "gqa",
+    "alibi",
+    "masks",
+    "window",
+    "decode",
+    "block",
 )
+
+_named: set[str] = set()  # the topics whose names printing knows
+
+
+def _module_topic(name: str) -> Topic:
+    topic: Topic = sys.modules[f"{__name__}.{name}"].TOPIC
+    if name not in _named:  # printing learns a topic's names when it is first loaded
+        add_names(topic.names)
+        _named.add(name)
+    return topic
+
+
+def loaded() -> tuple[Topic, ...]:
+    """The topics whose modules are imported so far, in the registry's order."""
+    return tuple(
+        _module_topic(name)
+        for name in MODULES
+        if hasattr(sys.modules.get(f"{__name__}.{name}"), "TOPIC")
+    )
+
+
+def everything() -> tuple[Topic, ...]:
+    """Every topic of the registry, in its order (importing those not loaded yet)."""
+    for name in MODULES:
+        importlib.import_module(f".{name}", __name__)
+    return loaded()
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class TopicTable(Mapping[K, V], Generic[K, V]):
+    """``core``'s entries, then those each loaded topic adds (``part(topic)``).
+
+    A key found in neither loads every topic before it is called missing when
+    ``complete`` and the key is not one of ``theirs`` (the core's own kinds, which no
+    topic adds): a topic's kind of step is then always found, so that loading topics
+    lazily never changes an answer.  A table of symbols is not complete (a symbol of no
+    topic is common) and answers from the topics loaded."""
+
+    def __init__(
+        self,
+        core: Mapping[K, V],
+        part: Callable[[Topic], Mapping[K, V]],
+        complete: bool = True,
+        theirs: frozenset[K] = frozenset(),
+    ) -> None:
+        self._core = core
+        self._part = part
+        self._complete = complete
+        self._theirs = theirs
+        self._seen: tuple[Topic, ...] = ()
+        self._added: dict[K, V] = {}
+
+    def _topics(self, every: bool = False) -> dict[K, V]:
+        topics = everything() if every else loaded()
+        if topics != self._seen:
+            self._added = {k: v for topic in topics for k, v in self._part(topic).items()}
+            self._seen = topics
+        return self._added
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self[key]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __getitem__(self, key: K) -> V:
+        if key in self._core:
+            return self._core[key]
+        added = self._topics()
+        if key not in added and self._complete and key not in self._theirs:
+            added = self._topics(every=True)
+        return added[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter({**self._core, **self._topics(every=True)})
+
+    def __len__(self) -> int:
+        return len({**self._core, **self._topics(every=True)})
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TOPICS":  # the whole registry, as a tuple (imports every topic)
+        return everything()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The pairs of topics that do not combine yet: (topic, other, the reason).  The loader
 #: refuses such a problem in one line, at the first topic's key.
@@ -70,33 +168,38 @@ EXCLUDES: tuple[tuple[str, str, str], ...] = (
     ("alibi", "additive", "ALiBi biases dot-product scores"),
 )
 
-for _topic in TOPICS:
-    add_names(_topic.names)
-
 
 def by_name(name: str) -> Topic:
-    for topic in TOPICS:
-        if topic.name == name:
-            return topic
-    raise KeyError(name)
+    if name not in MODULES:
+        raise KeyError(name)
+    importlib.import_module(f".{name}", __name__)
+    return _module_topic(name)
 
 
 def active(problem: Problem) -> Iterator[tuple[Topic, Any]]:
     """The topics this problem has, in the registry's order, with their configs."""
     configs = dict(problem.topics)
-    for topic in TOPICS:
-        if topic.name in configs:
-            yield topic, configs[topic.name]
+    for name in MODULES:
+        if name in configs:
+            yield by_name(name), configs[name]
 
 
 def keys() -> tuple[str, ...]:
     """Every problem-file key the topics read."""
-    return tuple(key for topic in TOPICS for key in topic.keys)
+    return tuple(key for topic in everything() for key in topic.keys)
 
 
-def kind_rules() -> dict[Kind, KindRules]:
-    """Every topic's kinds of step."""
-    return {rules.kind: rules for topic in TOPICS for rules in topic.kinds}
+#: The core's own kinds of step (class attributes of Kind): no topic's.
+CORE_KINDS = frozenset(k for k in vars(Kind).values() if isinstance(k, Kind))
+
+_KIND_RULES: TopicTable[Kind, KindRules] = TopicTable(
+    {}, lambda topic: {rules.kind: rules for rules in topic.kinds}, theirs=CORE_KINDS
+)
+
+
+def kind_rules() -> TopicTable[Kind, KindRules]:
+    """Every topic's kinds of step (a kind asked for loads its topic's module)."""
+    return _KIND_RULES
 
 
 def _only_with(topic: Topic, mistake: Mistake) -> Mistake:
@@ -109,36 +212,31 @@ def _only_with(topic: Topic, mistake: Mistake) -> Mistake:
     return dataclasses.replace(mistake, compute=guarded)
 
 
-_MISTAKES = tuple(_only_with(topic, m) for topic in TOPICS for m in topic.mistakes)
-
-
 def mistakes() -> tuple[Mistake, ...]:
     """Every topic's mistake models (each computed only for the problems with its topic)."""
-    return _MISTAKES
+    return tuple(_only_with(topic, m) for topic in everything() for m in topic.mistakes)
 
 
-def symbols() -> dict[str, tuple[str, str]]:
-    """Every topic's symbols: name → (LaTeX, Unicode)."""
-    out: dict[str, tuple[str, str]] = {}
-    for topic in TOPICS:
-        out.update(topic.symbols)
-    return out
+def symbols() -> TopicTable[str, tuple[str, str]]:
+    """The loaded topics' symbols: name → (LaTeX, Unicode)."""
+    return TopicTable({}, lambda topic: topic.symbols, complete=False)
 
 
 def laid_out() -> tuple[str, ...]:
-    """The topics' problem-file matrices that the column layout writes transposed."""
-    return tuple(key for topic in TOPICS for key in topic.laid_out)
+    """The loaded topics' problem-file matrices that the column layout writes transposed
+    (a problem's own topics are loaded)."""
+    return tuple(key for topic in loaded() for key in topic.laid_out)
 
 
 def drawn() -> tuple[str, ...]:
     """The topics an exercise can be drawn with (``exercises --with``): those with a draw of
     their own."""
-    return tuple(t.name for t in TOPICS if type(t).draw is not Topic.draw)
+    return tuple(t.name for t in everything() if type(t).draw is not Topic.draw)
 
 
 def fixed() -> tuple[str, ...]:
-    """The topics' names written the same in both layouts (vectors, angles)."""
-    return tuple(name for topic in TOPICS for name in topic.fixed)
+    """The loaded topics' names written the same in both layouts (vectors, angles)."""
+    return tuple(name for topic in loaded() for name in topic.fixed)
 
 
 def numpy_paths(problem: Problem) -> list[tuple[Any, Any]]:
