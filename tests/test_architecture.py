@@ -92,6 +92,12 @@ LAZY = {
         "symattn.render.html",
         "symattn.render.docx",
         "symattn.render.xlsx",
+        # the writers but the terminal's, loaded when asked for (derive's start-up)
+        "symattn.render.json_out",
+        "symattn.render.latex",
+        "symattn.render.markdown",
+        "symattn.render.moodle_html",
+        "symattn.render.tex",
     ),
 }
 

@@ -12,8 +12,9 @@ writes those blocks: the terminal (:mod:`.text`), LaTeX (:mod:`.latex`), Markdow
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..derivation import Derivation, set_presenter
 from ..errors import SymattnError
@@ -57,11 +58,7 @@ from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
 from .general import formula_text, general_line, general_lines
 from .given import given_notes, scale_note
-from .json_out import dumps, json_chunks, json_text
 from .kinds import build_blocks, step_blocks
-from .latex import display, latex_blocks, render_latex, sentence
-from .markdown import markdown_blocks, math_only
-from .moodle_html import render_moodle
 from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, INTERNAL_FORMATS, RenderOptions
 from .page_blocks import (
     AnswerGrid,
@@ -76,14 +73,41 @@ from .page_blocks import (
     Tally,
 )
 from .quiz_blocks import ClozeCell, QuizTable
-from .tex import TexPrinter, text_escape
-from .tex_document import document as latex_document
-from .tex_document import needs_xelatex
 from .text import line_text, render_text, text_blocks, width
 from .unicode_math import UnicodeMath
 from .view import View, view_of
-from .voice import latex_voice, text_voice
+from .voice import text_voice
 from .walker import plain_table, title_fact, title_of
+
+if TYPE_CHECKING:  # the writers but the terminal's load when first asked for (start-up)
+    from .json_out import dumps
+    from .latex import display, latex_blocks, latex_voice, sentence
+    from .tex import TexPrinter, text_escape
+    from .tex_document import document as latex_document
+    from .tex_document import needs_xelatex
+
+#: The names of the writers that load at their first use: name → (module, its name there).
+_LAZY = {
+    "dumps": (".json_out", "dumps"),
+    "display": (".latex", "display"),
+    "latex_blocks": (".latex", "latex_blocks"),
+    "latex_voice": (".latex", "latex_voice"),
+    "sentence": (".latex", "sentence"),
+    "TexPrinter": (".tex", "TexPrinter"),
+    "text_escape": (".tex", "text_escape"),
+    "latex_document": (".tex_document", "document"),
+    "needs_xelatex": (".tex_document", "needs_xelatex"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(module, __name__), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BINARY_FORMATS",
@@ -216,6 +240,8 @@ def render(target: Target, options: RenderOptions | str = "text", **keywords: An
     opts.fit(derivation.problem.n, derivation.problem.heads)
     opts.names(derivation.problem.renames)  # checked, for every format
     if opts.fmt == "json":
+        from .json_out import json_text
+
         return json_text(derivation, opts.words, opts.digits)
     if opts.fmt == "xlsx":  # the spreadsheet writer loads when asked for (derive's start-up)
         from .xlsx import render_xlsx
@@ -236,19 +262,27 @@ def write(doc: Document, options: RenderOptions) -> str | bytes:
     names = options.names(doc.renames)
     if fmt == "text":
         return render_text(doc, options.digits)
+    if fmt == "moodle":  # a quiz question's text: plain HTML, Unicode formulas
+        from .moodle_html import render_moodle
+
+        return render_moodle(doc, options.digits)
+    # each writer but the terminal's loads when it is asked for (derive's start-up)
+    from .markdown import markdown_blocks, math_only
+    from .tex import TexPrinter
+
     if fmt in ("latex", "tex"):
+        from .latex import render_latex
+
         return render_latex(doc, TexPrinter(names, options.digits), standalone=fmt == "tex")
     if fmt == "markdown":
         return markdown_blocks(doc, TexPrinter(names, options.digits))
     if fmt == "docx":  # no alignment points: editors other than Word do not align
         markdown = markdown_blocks(doc, TexPrinter(names, options.digits, aligned=False))
         return docx_from(markdown, "markdown", doc.lang, doc.title)
-    if fmt == "html":  # the HTML writer loads when asked for (derive's start-up)
+    if fmt == "html":
         from .html import render_html
 
         return render_html(doc, TexPrinter(names, options.digits))
-    if fmt == "moodle":  # a quiz question's text: plain HTML, Unicode formulas
-        return render_moodle(doc, options.digits)
     return math_only(doc, TexPrinter(names, options.digits))
 
 
@@ -267,6 +301,8 @@ def render_chunks(
         return
     opts.fit(target.problem.n, target.problem.heads)
     opts.names(target.problem.renames)
+    from .json_out import json_chunks
+
     yield from json_chunks(target, opts.words, opts.digits)
 
 
@@ -282,6 +318,7 @@ def html_fragment_of(document: Document, options: RenderOptions | None = None) -
     """A document as a fragment of HTML (no page style sheet): what a notebook shows
     (:func:`.html.html_fragment`, loaded at its first use)."""
     from .html import html_fragment
+    from .tex import TexPrinter
 
     opts = options or RenderOptions("html", lang=document.lang)
     return html_fragment(document, TexPrinter(opts.names(document.renames), opts.digits))
@@ -290,6 +327,7 @@ def html_fragment_of(document: Document, options: RenderOptions | None = None) -
 def _html_fragment(derivation: Derivation) -> str:
     """:func:`.html.html_fragment` (Jupyter's ``_repr_html_``), loaded at its first use."""
     from .html import html_fragment
+    from .tex import TexPrinter
 
     options = RenderOptions("html")
     doc = derivation_document(derivation, options)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..messages import say
-from ..words import words
+from ..formula import Name
+from ..messages import Voice, say
+from ..printing import Notation
+from ..words import Words, words
 from .blocks import (
     AnswerBox,
     AnswerBoxes,
@@ -30,7 +32,6 @@ from .blocks import (
 from .document import BlockWriter, Document
 from .tex import TexPrinter, text_escape
 from .tex_document import document as tex_document
-from .voice import latex_voice
 
 #: An exercise sheet's answer box: a frame as wide as the widest answer and one line high.
 BOX = "\\newcommand{\\answerbox}[1]{\\fbox{\\rule[-0.45em]{0pt}{1.5em}\\hspace{#1em}}}"
@@ -43,7 +44,7 @@ MARKS = {
     "carried": "$\\hookrightarrow$",
 }
 
-__all__ = ["LatexWriter", "display", "latex_blocks", "render_latex", "sentence"]
+__all__ = ["LatexWriter", "display", "latex_blocks", "latex_voice", "render_latex", "sentence"]
 
 
 def sentence(block: Sentence, printer: TexPrinter) -> str:
@@ -248,3 +249,16 @@ def render_latex(document: Document, printer: TexPrinter, *, standalone: bool) -
         head = "% symattn derivation: needs \\usepackage{amsmath}"
         return "\n".join([head, "", *body]).rstrip() + "\n"
     return tex_document(document.title, "\n".join(body))
+
+
+def latex_voice(words: Words, digits: int = 4, notation: Notation | None = None) -> Voice:
+    """LaTeX: words in text mode, formulas and entry names as inline math."""
+    printer = TexPrinter(notation, digits)
+
+    def math(node: object) -> str:
+        return f"${printer.math(node)}$"  # type: ignore[arg-type]
+
+    def entry(step: str, i: int, j: int) -> str:
+        return f"${printer.math(Name(step, i, j))}$"
+
+    return Voice(words, text_escape, math, entry)
