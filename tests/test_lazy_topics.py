@@ -64,6 +64,17 @@ def _run(example: str) -> dict[str, object]:
     return found
 
 
+def test_a_problem_with_a_topic_loads_them_all() -> None:
+    """(The modules are read from ``sys.modules``: ``-X importtime`` does not see what
+    ``importlib.import_module`` imports.)"""
+    found = _run("rope")
+    assert found == {
+        "loaded": sorted(f"symattn.topics.{m}" for m in MODULES),
+        "same": list(FORMATS),
+        "status": [0] * len(FORMATS),
+    }
+
+
 def test_most_examples_have_no_topic_and_the_others_do() -> None:
     assert {"seed", "causal", "multihead", "cross", "backward"} <= set(PLAIN)
     assert not {"rope", "additive_mask", "block", "column"} & set(PLAIN)

@@ -18,6 +18,15 @@ import pytest
 CLASS = ("symattn.api", "symattn.classroom", "symattn.exercises")
 #: The HTML, Word and spreadsheet writers: loaded only when asked for.
 WRITERS = ("symattn.render.html", "symattn.render.docx", "symattn.render.xlsx")
+#: The other writers but the terminal's: loaded when asked for too.
+TEXT_ONLY = (
+    "symattn.render.json_out",
+    "symattn.render.latex",
+    "symattn.render.markdown",
+    "symattn.render.moodle_html",
+    "symattn.render.tex",
+    "symattn.render.tex_document",
+)
 
 
 def loaded(*args: str, cwd: Path) -> set[str]:
@@ -49,6 +58,7 @@ def test_derive_loads_neither_check_nor_classes_nor_html(tmp_path: Path) -> None
     names = loaded("derive", "--example", "seed", cwd=tmp_path)
     assert "symattn.compute.pipeline" in names and "symattn.render.text" in names
     assert under(names, ("symattn.check", *CLASS, *WRITERS)) == []
+    assert under(names, TEXT_ONLY) == []  # the topics: tests/test_lazy_topics.py
 
 
 @pytest.mark.slow
