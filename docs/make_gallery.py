@@ -39,6 +39,10 @@ LATEXMK_FLAG = {"pdflatex": "-pdf", "xelatex": "-xelatex"}
 LANGUAGE = {"en": "English", "zh": "Chinese"}
 
 
+#: PNGs of docs/gallery/ that other scripts make (docs/make_summary_page.py).
+OTHERS = {"summary.png"}
+
+
 @dataclass(frozen=True)
 class Entry:
     name: str  # the bundled example
@@ -168,7 +172,7 @@ def main() -> int:
             made.append((entry, engine))
             size = (GALLERY / entry.png).stat().st_size
             print(f"docs/gallery/{entry.png}  ({engine}, {size // 1024} kB)")
-    wanted = {entry.png for entry, _ in made}
+    wanted = {entry.png for entry, _ in made} | OTHERS
     for stale in sorted(GALLERY.glob("*.png")):
         if stale.name not in wanted:
             stale.unlink()
