@@ -55,7 +55,7 @@ from .blocks import (
 )
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
-from .general import formula_text, general_line, general_lines
+from .general import formula_text, general_line, general_lines, says_given
 from .given import given_notes, scale_note
 from .json_out import dumps, json_chunks, json_text
 from .kinds import build_blocks, step_blocks
@@ -146,6 +146,7 @@ __all__ = [
     "plain_table",
     "render",
     "render_chunks",
+    "says_given",
     "scale_note",
     "sentence",
     "sentence_html",

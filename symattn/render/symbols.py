@@ -62,6 +62,10 @@ TEX_SYMBOLS: dict[str, str] = {
     "Sigma": r"\Sigma",
     "sum_k": r"\sum_{k}",
     "diag": r"\mathrm{diag}",
+    "softmax": r"\mathrm{softmax}",
+    "id": r"\mathrm{id}",
+    "half": r"\tfrac{1}{2}",
+    "quad": r"\quad ",
     **{name: tex for name, (tex, _) in symbols().items()},
     **{name: tex for name, (tex, _) in WORD_SYMBOLS.items()},
 }
@@ -74,6 +78,10 @@ UNICODE_SYMBOLS: dict[str, str] = {
     "Sigma": "Σ",
     "sum_k": "Σₖ",
     "diag": "diag",
+    "softmax": "softmax",
+    "id": "id",
+    "half": "½",
+    "quad": " ",
     **{name: text for name, (_, text) in symbols().items()},
     **{name: text for name, (_, text) in WORD_SYMBOLS.items()},
 }
