@@ -45,7 +45,7 @@ from ..formula import (
 )
 from ..steps import Kind, StepSpec
 from ..topics import kind_rules
-from ..topics.common import divisor_symbol, worded
+from ..topics.common import divisor_symbol, numbered, worded
 from ..words import Words
 from .text import line_text
 from .unicode_math import UnicodeMath
@@ -99,7 +99,10 @@ def general_line(spec: StepSpec, words: Words, columns: bool = False) -> Line | 
     if kind == Kind.COLUMNS and spec.columns is not None:
         start, stop = spec.columns
         block = worded(
-            words, "formula.columns_of", first=start + 1, last=stop, matrix=Name(spec.operands[0])
+            words,
+            "formula.columns_of",
+            range=numbered(start + 1, stop),
+            matrix=Name(spec.operands[0]),
         )
         return Line(lhs, (("=", block),), aligned=False)
     if kind in (Kind.PRODUCT, Kind.SUM_OF_PRODUCTS, Kind.WEIGHTED_SUM):

@@ -66,6 +66,7 @@ TEX_SYMBOLS: dict[str, str] = {
     "id": r"\mathrm{id}",
     "half": r"\tfrac{1}{2}",
     "quad": r"\quad ",
+    "ldots": r"\ldots ",
     **{name: tex for name, (tex, _) in symbols().items()},
     **{name: tex for name, (tex, _) in WORD_SYMBOLS.items()},
 }
@@ -82,6 +83,7 @@ UNICODE_SYMBOLS: dict[str, str] = {
     "id": "id",
     "half": "½",
     "quad": " ",
+    "ldots": "…",
     **{name: text for name, (_, text) in symbols().items()},
     **{name: text for name, (_, text) in WORD_SYMBOLS.items()},
 }

@@ -6,13 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formula import Concat, Label, Math, Number, Paren, Product, Sym, Value
+from ..formula import Concat, Label, Lit, Math, Number, Paren, Product, Sym, Value
 from ..numbers import Surd, to_sympy
 from ..steps import Step
 from ..words import MathName, Words
 from .base import Writer
 
-__all__ = ["TRIG_SYMBOLS", "call", "divisor_symbol", "expanded_rows", "power", "worded"]
+__all__ = [
+    "TRIG_SYMBOLS",
+    "call",
+    "divisor_symbol",
+    "expanded_rows",
+    "numbered",
+    "power",
+    "worded",
+]
 
 
 #: The symbols of the sinusoids, shared by the sinusoidal topics.
@@ -50,6 +58,11 @@ def divisor_symbol(label: str) -> Math:
     part of the label a symbol: "sqrt(d_k)*tau" → (√d_k · τ))."""
     parts = tuple(Sym("sqrt_dk" if part == "sqrt(d_k)" else part) for part in label.split("*"))
     return parts[0] if len(parts) == 1 else Paren(Product(parts))
+
+
+def numbered(first: int, last: int) -> Math:
+    """Rows or columns ``first`` … ``last`` (1-based), as math: 1…2."""
+    return Concat((Lit(str(first)), Sym("ldots"), Lit(str(last))))
 
 
 def worded(words: Words, key: str, **values: Math | int | str) -> Math:

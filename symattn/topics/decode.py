@@ -55,7 +55,7 @@ from ..words import Words
 from . import decode_numpy
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic, Writer
 from .cells import CellRefs
-from .common import divisor_symbol, worded
+from .common import divisor_symbol, numbered, worded
 from .draw import Matrices
 from .page_rule import PageRule
 
@@ -118,8 +118,7 @@ def _general_rows(spec: StepSpec, words: Words) -> tuple[Line, ...]:
     cached = worded(
         words,
         "formula.rows_of",
-        first=params.start + 1,
-        last=params.stop,
+        range=numbered(params.start + 1, params.stop),
         matrix=Name(spec.operands[0]),
     )
     return (Line(Name(spec.id), (("=", cached),)),)

@@ -70,8 +70,8 @@ WORDS: dict[str, str] = {
     "formula.text": "text",
     "formula.tokens": "tokens",
     "formula.ids": "ids",
-    "formula.rows_of": "rows {first}…{last} of {matrix}",
-    "formula.columns_of": "columns {first}…{last} of {matrix}",
+    "formula.rows_of": "rows {range} of {matrix}",
+    "formula.columns_of": "columns {range} of {matrix}",
     "derive.jacobian": "The Jacobian of the softmax of this row:",
     "derive.symbolic_matrix": "Its entries are written out above (symbolic; --format json "
     "has them all).",

@@ -67,8 +67,8 @@ WORDS: dict[str, str] = {
     "formula.text": "文本",
     "formula.tokens": "词元",
     "formula.ids": "id",
-    "formula.rows_of": "{matrix} 的第 {first}…{last} 行",
-    "formula.columns_of": "{matrix} 的第 {first}…{last} 列",
+    "formula.rows_of": "{matrix} 的第 {range} 行",
+    "formula.columns_of": "{matrix} 的第 {range} 列",
     "derive.jacobian": "这一行 softmax 的雅可比矩阵：",
     "derive.symbolic_matrix": "各分量已在上面逐项写出（符号问题；--format json 给出全部分量）。",
     # -- 检查手算结果 --------------------------------------------------------------------
