@@ -3,7 +3,7 @@
 spreadsheet's titles print as plain Unicode (:func:`formula_text`).
 
 A core kind's tree is made here (:func:`general_line`), a topic's kind's by its
-``KindRules.general``; a topic's given (ALiBi's bias) carries its own in its ``params``
+``KindRules.general``; a topic's given (a bias of the scores) carries its own in its ``params``
 (a ``general`` method).  Every kind has one: a given's says "X (given)", the tokens'
 "text → tokens → ids", with the words of :mod:`symattn.words` as labels.  The layout's
 view turns the tree (:meth:`.view.View.math`), so the column layout's JSON says

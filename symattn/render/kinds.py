@@ -47,7 +47,7 @@ __all__ = ["KINDS", "build_blocks", "step_blocks"]
 
 def given(walk: Walker, step: Step) -> None:
     """A given matrix; a step made from others by a formula without entries to write out
-    (O = C, dO = O − T, a head's columns of dO, ALiBi's bias) says its formula first."""
+    (O = C, dO = O − T, a head's columns of dO, a topic's bias) says its formula first."""
     if says_given(step.spec):
         walk.say(walk.words("derive.given_matrix"))
     else:
