@@ -31,6 +31,7 @@ __all__ = [
     "Math",
     "Minus",
     "Name",
+    "Norm",
     "Number",
     "Paren",
     "Product",
@@ -39,6 +40,7 @@ __all__ = [
     "Root",
     "Sub",
     "Sum",
+    "Sup",
     "Sym",
     "Table",
     "Value",
@@ -60,7 +62,8 @@ class Name:
 class Sym:
     """A fixed symbol: ``d_k``, ``d_model``, ``sqrt_dk`` (√d_k), ``c``, ``E`` (the
     embedding table), ``diag``, ``softmax``, ``J``, ``Sigma``, ``sum_k``, ``to``,
-    ``mapsto``, ``mid``, ``quad``, ``neg_inf`` and plain numbers and letters."""
+    ``mapsto``, ``mid``, ``quad`` (a space between a formula and its note), ``half`` (½),
+    ``id``, ``neg_inf`` and plain numbers and letters."""
 
     name: str
 
@@ -159,6 +162,13 @@ class Brackets:
 
 
 @dataclass(frozen=True)
+class Norm:
+    """The (Euclidean, Frobenius) norm of ``body``: ‖O − T‖."""
+
+    body: Math
+
+
+@dataclass(frozen=True)
 class Minus:
     """A term that is subtracted in a :class:`Sum`."""
 
@@ -206,6 +216,15 @@ class Sub:
 
     base: Math
     sub: str
+
+
+@dataclass(frozen=True)
+class Sup:
+    """``base`` with a superscript: ``"T"`` (transposed: [K_cache; k₃]ᵀ) or a digit
+    (‖O − T‖²)."""
+
+    base: Math
+    sup: str
 
 
 @dataclass(frozen=True)
@@ -267,11 +286,13 @@ Math = Union[
     Exp,
     Paren,
     Brackets,
+    Norm,
     Minus,
     Product,
     Sum,
     Concat,
     Sub,
+    Sup,
     Vector,
     Table,
     Cases,

@@ -40,7 +40,6 @@ def _start(b: Builder) -> None:
             StepSpec(
                 id="tokens",
                 kind=Kind.TOKENS,
-                formula="text → tokens → ids",
                 row_labels=p.lookup.tokens,
             )
         )
@@ -50,7 +49,6 @@ def _start(b: Builder) -> None:
             StepSpec(
                 id="X",
                 kind=Kind.LOOKUP if lookup else Kind.GIVEN,
-                formula="x_i = E[id_i]" if lookup else "X (given)",
                 source=Source("X"),
                 row_labels=p.tokens,
             )
@@ -61,7 +59,7 @@ def _start(b: Builder) -> None:
 
 def _projections(b: Builder, block: int | None) -> None:
     """A head's Q, K and V: given, or X W (K and V of its K/V group with grouped heads)."""
-    p, prefix, head = b.problem, b.prefix, b.of_head
+    p, prefix = b.problem, b.prefix
     group = None if block is None else kv_group(p, block)
     blocks = {"Q": block, "W_Q": block}
     names = {
@@ -78,7 +76,6 @@ def _projections(b: Builder, block: int | None) -> None:
                 StepSpec(
                     id=f"{prefix}{name}",
                     kind=Kind.GIVEN,
-                    formula=f"{name}{head} (given)",
                     source=Source(name, _columns(blocks.get(name, group), width)),
                     row_labels=labels,
                 )
@@ -207,7 +204,6 @@ def forward_plan(problem: Problem) -> Plan:
                 StepSpec(
                     id="output",
                     kind=Kind.COPY,
-                    formula="O = C",
                     operands=("concat",),
                     row_labels=p.tokens,
                 )

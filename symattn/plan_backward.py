@@ -31,7 +31,6 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
             StepSpec(
                 id="dO",
                 kind=Kind.GIVEN,
-                formula="dO (given)",
                 source=Source("dO"),
                 row_labels=tokens,
             )
@@ -41,7 +40,6 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
             StepSpec(
                 id="dO",
                 kind=Kind.DIFFERENCE,
-                formula="dO = O − T (L = ½‖O − T‖²)",
                 operands=("output",),
                 source=Source("target"),
                 row_labels=tokens,
@@ -128,8 +126,6 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
                 StepSpec(
                     id=f"{prefix}dO",
                     kind=Kind.COLUMNS,
-                    formula=f"dO of head {t + 1} = columns {t * width + 1}…{(t + 1) * width} "
-                    f"of {upstream}",
                     operands=(upstream,),
                     columns=(t * width, (t + 1) * width),
                     row_labels=tokens,

@@ -127,7 +127,7 @@ class StepSpec:
 
     id: str
     kind: Kind
-    formula: str = ""  # in words, for a kind with no tree (render/general.py): "X (given)"
+    formula: str = ""  # in words, for a kind with no tree (render/general.py): none of ours
     operands: tuple[str, ...] = ()
     source: Source | None = None  # GIVEN, LOOKUP, DIFFERENCE: the given matrix
     transpose_left: bool = False

@@ -56,7 +56,7 @@ from .blocks import (
 )
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
-from .general import formula_text, general_line, general_lines
+from .general import formula_text, general_line, general_lines, says_given
 from .given import given_notes, scale_note
 from .kinds import build_blocks, step_blocks
 from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, INTERNAL_FORMATS, RenderOptions
@@ -180,6 +180,7 @@ __all__ = [
     "plain_table",
     "render",
     "render_chunks",
+    "says_given",
     "scale_note",
     "sentence",
     "step_blocks",

@@ -39,6 +39,7 @@ from ..steps import Kind, Ref, Step
 from ..topics import CORE_KINDS, TopicTable
 from ..words import Words
 from .blocks import Block
+from .general import says_given
 from .options import RenderOptions
 from .view import view_of
 from .walker import ENTRY_LIMIT, KindMethod, Walker, divisor_symbol, heatmap
@@ -47,7 +48,12 @@ __all__ = ["KINDS", "build_blocks", "step_blocks"]
 
 
 def given(walk: Walker, step: Step) -> None:
-    walk.say(walk.words("derive.given_matrix"))
+    """A given matrix; a step made from others by a formula without entries to write out
+    (O = C, dO = O − T, a head's columns of dO, a topic's bias) says its formula first."""
+    if says_given(step.spec):
+        walk.say(walk.words("derive.given_matrix"))
+    else:
+        walk.general_block(step)
     walk.matrix(step)
 
 

@@ -28,6 +28,7 @@ from ..formula import (
     Math,
     Minus,
     Name,
+    Norm,
     Number,
     Paren,
     Product,
@@ -36,6 +37,7 @@ from ..formula import (
     Root,
     Sub,
     Sum,
+    Sup,
     Sym,
     Table,
     Value,
@@ -64,6 +66,7 @@ def width(latex: str) -> int:
 
 
 _RELATIONS = {"=": "=", "≈": r"\approx", "→": r"\to", "↦": r"\mapsto", "": ""}
+_SUPERSCRIPTS = {"T": r"\top"}
 _SEPARATORS = {
     "dims": r",\quad ",
     "list": r", \quad ",
@@ -305,6 +308,14 @@ class TexPrinter(NodePrinter):
 
     def _print_Sub(self, node: Sub) -> str:
         return f"{self.math(node.base)}_{{{node.sub}}}"
+
+    def _print_Sup(self, node: Sup) -> str:
+        base = self.math(node.base)
+        base = f"{{{base}}}" if "^" in base or "_" in base else base  # {K^{c}}^{\top}
+        return base + f"^{{{_SUPERSCRIPTS.get(node.sup, node.sup)}}}"
+
+    def _print_Norm(self, node: Norm) -> str:
+        return rf"\left\lVert {self.math(node.body)} \right\rVert"
 
     def _print_Vector(self, node: Vector) -> str:
         return self.vector([self.math(x) for x in node.items])

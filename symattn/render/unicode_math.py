@@ -24,6 +24,7 @@ from ..formula import (
     Math,
     Minus,
     Name,
+    Norm,
     Number,
     Paren,
     Product,
@@ -32,6 +33,7 @@ from ..formula import (
     Root,
     Sub,
     Sum,
+    Sup,
     Sym,
     Table,
     Value,
@@ -61,6 +63,7 @@ SYMBOLIC_VALUE_LIMIT = 60
 
 _SUB = str.maketrans("0123456789,ijk", "₀₁₂₃₄₅₆₇₈₉,ᵢⱼₖ")
 _SUBSCRIPTABLE = set("0123456789,ijk")
+_SUP = str.maketrans("0123456789T", "⁰¹²³⁴⁵⁶⁷⁸⁹ᵀ")
 _SEPARATORS = {"dims": ", ", "list": ", ", "bar": " | ", "comma": ", ", "semicolon": "; "}
 
 
@@ -244,6 +247,12 @@ class UnicodeMath(NodePrinter):
         if set(node.sub) <= _SUBSCRIPTABLE:
             return base + subscript(node.sub)
         return f"{base}[{node.sub}]"
+
+    def _print_Sup(self, node: Sup) -> str:
+        return self.grouped(node.base, Prec.POW) + node.sup.translate(_SUP)
+
+    def _print_Norm(self, node: Norm) -> str:
+        return f"‖{self.math(node.body)}‖"
 
     def _print_Vector(self, node: Vector) -> str:
         return "[" + ", ".join(elide([self.math(x) for x in node.items])) + "]"

@@ -174,7 +174,7 @@ class Walker:
 
     def general(self, step: Step) -> Line:
         """The step's general formula (:mod:`.general`: the one tree JSON prints too)."""
-        line = general_line(step.spec, self.words)
+        line = general_line(step.spec, self.words, self.columns)
         return line if line is not None else Line(Name(step.id), aligned=False)
 
     @property

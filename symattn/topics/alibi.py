@@ -3,9 +3,10 @@ to the scaled scores of head t, b_ij = −m_t·|i − j| (1-based i, j), with sl
 m_t = 2^(−8t/h) by default (one head: 1/256) or the exact slopes the file gives (courses
 write ½, ¼).  No position embedding is needed with it.
 
-Two steps per head: ``alibi_bias`` (the bias matrix, from the slope) and
-``biased_scores`` = S' + B.  Its mistake: the bias added with the wrong sign,
-+m·|i − j| (``alibi_sign_flipped``).
+Two steps per head: ``alibi_bias`` (the bias matrix, from the slope: a given, whose
+``params`` write its general formula, B = −m·|i − j| (m = ¼)) and ``biased_scores`` =
+S' + B.  Its mistake: the bias added with the wrong sign, +m·|i − j|
+(``alibi_sign_flipped``).
 
 >>> from symattn.load import load
 >>> p = load({"Q": [[1], [1], [1]], "K": [[1], [1], [1]], "V": [[1], [2], [3]],
@@ -24,10 +25,24 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from ..formula import Math, Relation, Sym, Value
+from ..formula import (
+    Concat,
+    Glue,
+    Line,
+    Lit,
+    Math,
+    Minus,
+    Name,
+    Paren,
+    Product,
+    Relation,
+    Sum,
+    Sym,
+    Value,
+)
 from ..ids import head_prefix
 from ..numbers import Surd, to_sympy
-from ..printing import Names, pretty
+from ..printing import Names
 from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Source, StepSpec
 from ..words import MathName, Words
@@ -45,6 +60,20 @@ class AlibiConfig(TopicConfig):
 
     def givens(self) -> dict[str, Matrix]:
         return dict(self.biases)
+
+
+@dataclass(frozen=True)
+class BiasParams:
+    """A head's bias: its slope m, and the general formula it is made by."""
+
+    slope: Any
+
+    def general(self, spec: StepSpec, words: Words) -> Line:
+        """B = −m·|i − j| (m = the head's slope)."""
+        distance = Concat((Lit("|"), Sum((Sym("i"), Minus(Sym("j")))), Lit("|")))
+        bias = Product((Minus(Sym("m")), distance), Glue.DOT)
+        slope = Paren(Relation(Sym("m"), "=", Value(self.slope)))
+        return Line(Name(spec.id), (("=", Concat((bias, Sym("quad"), slope))),), aligned=False)
 
 
 def default_slopes(heads: int) -> tuple[Surd, ...] | None:
@@ -135,7 +164,7 @@ class Alibi(Topic):
             StepSpec(
                 id=bias,
                 kind=Kind.GIVEN,
-                formula=f"B = −m·|i − j| (m = {pretty(config.slopes[t])}{b.of_head})",
+                params=BiasParams(config.slopes[t]),
                 source=Source(bias),
                 row_labels=p.tokens,
                 col_labels=p.kv_tokens,

@@ -264,11 +264,6 @@ class Builder:
     def prefix(self) -> str:
         return self.head.prefix
 
-    @property
-    def of_head(self) -> str:
-        """ " of head 2" in a formula, or nothing for a single head."""
-        return "" if self.head.index is None else f" of head {self.head.index + 1}"
-
     def add(self, spec: StepSpec) -> str:
         self.specs.append(spec)
         return spec.id

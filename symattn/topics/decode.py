@@ -23,17 +23,22 @@ from typing import Any, ClassVar
 
 from ..errors import SymattnError
 from ..formula import (
+    Brackets,
     Cell,
+    Concat,
     Exp,
     Frac,
     Glue,
+    Join,
     Line,
     Lit,
     Math,
     Name,
+    Paren,
     Product,
     Sub,
     Sum,
+    Sup,
     Sym,
     Value,
     Vector,
@@ -46,9 +51,11 @@ from ..numbers.matrices import matmul, scale, softmax, transpose, weighted_sum
 from ..printing import Names
 from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Step, StepSpec
+from ..words import Words
 from . import decode_numpy
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic, Writer
 from .cells import CellRefs
+from .common import divisor_symbol, numbered, worded
 from .draw import Matrices
 from .page_rule import PageRule
 
@@ -65,6 +72,8 @@ class DecodeConfig(TopicConfig):
 
 @dataclass(frozen=True)
 class RowsParams:
+    """Rows start … stop − 1 (0-based): a cache's, or the new token's row (a decode's)."""
+
     start: int
     stop: int
 
@@ -103,6 +112,35 @@ def _row_vector(walk: Writer, step: Step, i: int) -> Vector:
     )
 
 
+def _general_rows(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    """K_cache = rows 1…n−1 of K."""
+    params: RowsParams = spec.params
+    cached = worded(
+        words,
+        "formula.rows_of",
+        range=numbered(params.start + 1, params.stop),
+        matrix=Name(spec.operands[0]),
+    )
+    return (Line(Name(spec.id), (("=", cached),)),)
+
+
+def _general_decode(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    """O_dec = softmax(qₙ [K_cache; kₙ]ᵀ / √d_k) [V_cache; vₙ], n the new token's row."""
+    query, cache_k, cache_v, keys, values = spec.operands
+    last = spec.params.start
+    scores: Math = Product(
+        (
+            Name(query, last),
+            Sup(Brackets(Join((Name(cache_k), Name(keys, last)), "semicolon")), "T"),
+        )
+    )
+    if spec.divisor is not None:
+        scores = Frac(scores, divisor_symbol(spec.divisor_label))
+    weights = Concat((Sym("softmax"), Paren(scores)))
+    stacked = Brackets(Join((Name(cache_v), Name(values, last)), "semicolon"))
+    return (Line(Name(spec.id), (("=", Product((weights, stacked))),)),)
+
+
 def _write_rows(walk: Writer, step: Step) -> None:
     """A K/V cache: the rows of the tokens before the new one."""
     source = step.operands[0]
@@ -111,7 +149,8 @@ def _write_rows(walk: Writer, step: Step) -> None:
     rows: tuple[Math, ...] = tuple(Name(source, k) for k in range(min(last, 3)))
     if last > 3:
         rows = (*rows[:2], Lit("…"), Name(source, last - 1))
-    walk.show([Line(Name(step.id), (("=", Vector(rows)),), aligned=False)])
+    vector = Line(Name(step.id), (("=", Vector(rows)),))
+    walk.show([*_general_rows(step.spec, walk.words), vector])
     walk.matrix(step)
 
 
@@ -139,6 +178,7 @@ def _write_decode(walk: Writer, step: Step) -> None:
     walk.say(walk.words("derive.general"))
     walk.show(
         [
+            *_general_decode(step.spec, walk.words),
             Line(s_j, (("=", general if step.spec.divisor is None else Frac(general, c)),)),
             Line(Sub(Sym("a"), "j"), (("=", quotient),)),
         ]
@@ -174,12 +214,6 @@ def _write_decode(walk: Writer, step: Step) -> None:
     same = all(a == b for a, b in zip(step.values[0], output.values[last]) if a is not None)
     walk.say(walk.words("derive.decode_same" if same else "derive.decode_differs", n=n))
     walk.matrix(step)
-
-
-def _symbol(label: str) -> str:
-    """What the scores are divided by, in a formula: √d_k, c, τ, (√d_k · τ)."""
-    parts = [{"sqrt(d_k)": "√d_k", "tau": "τ"}.get(x, x) for x in label.split("*")]
-    return parts[0] if len(parts) == 1 else f"({' · '.join(parts)})"
 
 
 def _future(problem: Problem, plan: Plan) -> list[Run]:
@@ -222,6 +256,7 @@ class Decode(Topic):
             lambda spec, args, p, given: [list(r) for r in _rows(spec, args[0])],
             _write_rows,
             cells=_rows_cells,
+            general=_general_rows,
             page=PageRule(
                 "(spec, args, problem, p, k, o) => args[0].slice(k.start, k.stop).map((r) => "
                 "r.slice())",
@@ -234,6 +269,7 @@ class Decode(Topic):
             decimal_decode,
             _write_decode,
             cells=_decode_cells,
+            general=_general_decode,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   const [queries, cacheK, cacheV, keys, values] = args;
@@ -317,26 +353,22 @@ class Decode(Topic):
         n = p.n
         cached = p.tokens[: n - 1] if p.tokens else None
         for head in b.heads:
-            of_head = f" of head {head.index + 1}" if head.index is not None else ""
             sources = {"K": head.k, "V": head.v}
             for name in ("K", "V"):
-                shown = sources[name].removeprefix(head.prefix)
                 b.add(
                     StepSpec(
                         id=f"{head.prefix}cache_{name}",
                         kind=ROWS,
-                        formula=f"{name}_cache = rows 1…{n - 1} of {shown}{of_head}",
                         operands=(sources[name],),
                         params=RowsParams(0, n - 1),
                         row_labels=cached,
                     )
                 )
-            scaled = "" if b.divisor is None else f" / {_symbol(b.divisor_label)}"
             b.add(
                 StepSpec(
                     id=f"{head.prefix}decode",
                     kind=DECODE,
-                    formula=f"o_n = softmax(q_n [K_cache; k_n]ᵀ{scaled}) [V_cache; v_n]",
+                    params=RowsParams(n - 1, n),  # the new token's row
                     operands=(
                         head.q,
                         f"{head.prefix}cache_K",

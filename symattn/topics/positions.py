@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import NotApplicable
-from ..formula import Concat, Frac, Line, Lit, Math, Name, Paren, Relation, Sym
+from ..formula import Concat, Frac, Line, Lit, Math, Name, Paren, Product, Relation, Sum, Sym
 from ..numbers import Surd, sinusoid, sinusoid_value
 from ..numbers.decimals import matmul
 from ..printing import Names
@@ -138,6 +138,13 @@ def _plus(spec: StepSpec, args: list[Any], p: Problem, given: Any) -> Any:
     return [[a + b for a, b in zip(r, s)] for r, s in zip(total, args[2])]
 
 
+def _general_plus(spec: StepSpec, words: Words) -> tuple[Line, ...]:
+    """Q = X W_Q + P: the mistake's formula (its diagnosis names it)."""
+    x, w, p = spec.operands
+    plus = Sum((Product((Name(x), Name(w)), flips=True), Name(p)))
+    return (Line(Name(spec.id), (("=", plus),), aligned=False),)
+
+
 def _not_exact(spec: StepSpec, args: list[Matrix], p: Problem) -> Matrix:
     raise NotApplicable("a mistake model's step is computed on decimals only")
 
@@ -208,6 +215,7 @@ class Positions(Topic):
             _not_exact,
             _plus,
             _not_written,
+            general=_general_plus,
             page=PageRule(
                 """(spec, args, problem, p, k, o) => {
   const total = o.matmul(args[0], args[1], p);
@@ -256,7 +264,6 @@ class Positions(Topic):
                 StepSpec(
                     id="P",
                     kind=Kind.GIVEN,
-                    formula="P (given)",
                     source=Source("P"),
                     row_labels=tokens,
                 )

@@ -65,6 +65,13 @@ WORDS: dict[str, str] = {
     "derive.symbolic_check": "Symbolic problem: there are no numbers to cross-check.",
     "derive.allowed": "allowed",
     "derive.masked": "masked",
+    "formula.given": "{name} (given)",
+    "formula.given_columns": "{name} (given; column i is token i)",
+    "formula.text": "text",
+    "formula.tokens": "tokens",
+    "formula.ids": "ids",
+    "formula.rows_of": "rows {range} of {matrix}",
+    "formula.columns_of": "columns {range} of {matrix}",
     "derive.jacobian": "The Jacobian of the softmax of this row:",
     "derive.symbolic_matrix": "Its entries are written out above (symbolic; --format json "
     "has them all).",

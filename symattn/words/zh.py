@@ -62,6 +62,13 @@ WORDS: dict[str, str] = {
     "derive.symbolic_check": "这是符号问题：没有数值可供交叉验证。",
     "derive.allowed": "允许",
     "derive.masked": "被掩码",
+    "formula.given": "{name}（给定）",
+    "formula.given_columns": "{name}（给定；第 i 列是第 i 个词元）",
+    "formula.text": "文本",
+    "formula.tokens": "词元",
+    "formula.ids": "id",
+    "formula.rows_of": "{matrix} 的第 {range} 行",
+    "formula.columns_of": "{matrix} 的第 {range} 列",
     "derive.jacobian": "这一行 softmax 的雅可比矩阵：",
     "derive.symbolic_matrix": "各分量已在上面逐项写出（符号问题；--format json 给出全部分量）。",
     # -- 检查手算结果 --------------------------------------------------------------------
