@@ -257,6 +257,9 @@ class Rope(Topic):
     symbols: ClassVar[Mapping[str, tuple[str, str]]] = {
         **TRIG_SYMBOLS,
         "rope_power": (r"\mathrm{base}^{-2i/d_k}", "base^(−2i/d_k)"),
+        "base": (r"\mathrm{base}", "base"),
+        "i_plus_half_d": ("i + d/2", "i + d/2"),
+        "rope_pair": ("(2i, 2i+1)", "(2i, 2i+1)"),
     }
     numpy = rope_numpy.PATH
 
