@@ -43,7 +43,7 @@ from ..numbers import Surd, angle, sinusoid, sinusoid_value, to_sympy
 from ..printing import Names, pretty
 from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Ref, Step, StepSpec
-from ..words import Words
+from ..words import MathName, Words
 from . import rope_numpy
 from .base import (
     Builder,
@@ -290,7 +290,9 @@ class Rope(Topic):
             )
             setattr(head, name, step_id)
 
-    def notes(self, problem: Problem, config: RopeConfig, w: Words) -> list[tuple[str | Math, ...]]:
+    def notes(
+        self, problem: Problem, config: RopeConfig, w: Words
+    ) -> list[tuple[str | Math | MathName, ...]]:
         theta = Relation(
             Name("theta", "pos", "i"), "=", Product((Sym("pos"), Sym("rope_power")), Glue.DOT)
         )
@@ -301,9 +303,10 @@ class Rope(Topic):
         second = Sum((Product((a, sin)), Product((b, cos))))
         return [
             (
-                w("derive.given_rope") + " ",
+                *w.parts("derive.given_rope"),
+                " ",
                 theta,
-                w("derive.given_rope_base", base=pretty(config.base)),
+                *w.parts("derive.given_rope_base", base=pretty(config.base)),
             ),
             (
                 w("derive.given_rope_turn") + " ",
