@@ -156,10 +156,13 @@ def test_the_given_part_says_what_the_sheet_says() -> None:
     w = words("en")
     seed = read_page(SCRIPTS.sub("", page_of("seed", "en"))).visible
     assert "我爱" in seed and w("selfcheck.embedding") in seed and "Divide the scores by" in seed
-    causal = read_page(page_of("causal", "en")).visible
-    assert "Causal mask: query i may attend only to keys 1 … i" in causal
+    causal_page = page_of("causal", "en")
+    causal = " ".join(read_page(causal_page).visible.split())  # math is set apart by spaces
+    assert "Causal mask: query i may attend only to keys 1 … i ;" in causal
+    assert "<mn>1</mn><mi>…</mi><mi>i</mi>" in causal_page  # the keys 1 … i are math
     padding = page_of("padding", "en")
-    assert "The mask: 1 where query i may see key j, 0 where" in read_page(padding).visible
+    said = " ".join(read_page(padding).visible.split())
+    assert "The mask: 1 where query i may see key j , 0 where" in said
     assert padding.count("<mtable") > page_of("seed", "en").count("<mtable")
     eye = [[1, 0], [0, 1]]
     unscaled = symattn.derive({"X": eye, "W_Q": eye, "W_K": eye, "W_V": eye, "scale": "none"})

@@ -142,3 +142,72 @@ def test_no_module_digs_math_out_of_sentences() -> None:
     """No ``latex_message``: a writer fills a template with its printer."""
     root = Path(symattn.__file__).parent
     assert [p.name for p in root.rglob("*.py") if "latex_message" in p.read_text("utf-8")] == []
+
+
+# -- no bare math between the words either -------------------------------------------------
+
+#: Math written as bare text, which LaTeX and HTML would set upright: a lone index or
+#: variable (i, j, k, n, m, w, t, x) between spaces or punctuation, ≤ ≥, an ``s_ij``-style
+#: subscript, √ ², exp( max( |…|, a formula of single letters (``R = X + O``, ``X W + P``),
+#: a formula split over several ``{math:…}`` pieces joined by an operator in the text, and
+#: the positional encodings' pos, 2i, sin 0; ᵀ and ^; a name set equal to something
+#: (``c = {c}``, ``dV = …``).
+_BARE_MATH = re.compile(
+    r"(?<![\w'’\-/])[ijknmwtx](?![\w'’\-/])"
+    r"|[≤≥√²|]|(?<![A-Za-z])[A-Za-z]_(?:[a-z]{1,2}|\d)\b|\b(?:exp|max|sin|cos|LN|FFN)\("
+    r"|(?<![\w{])[A-Z](?: [A-Z])* [=+] |\b[A-Z] [+−-] [A-Z]\b"
+    r"|⟨math⟩\s*[=+/−-]\s*⟨math⟩|\bpos\b|\b2i\b|\b(?:sin|cos) \d|ᵀ|\^|(?<![⟩\w])[A-Za-z]+ = "
+)
+#: What is text although it looks like math, each with its reason; taken out of a template
+#: before the check.
+_BARE_MATH_ALLOWED = {
+    "e^2/(e^2 + e^5)": "what a student types in an answer box, shown exactly as typed "
+    "(the input syntax of entry.invalid and the self-check page, not a formula)",
+    "darker = more attention": "the heat map's legend, where '=' reads 'means'",
+}
+
+
+def _fields_blanked(template: str) -> str:
+    """The template's words, each of its fields as ``⟨math⟩`` (the math it names) or
+    ``⟨value⟩`` (a number or a word filled in later, never bare math)."""
+    out = []
+    for literal, field, _, _ in Formatter().parse(template):
+        out.append(literal)
+        if field is not None:
+            out.append("⟨math⟩" if field == MATH_FIELD else "⟨value⟩")
+    return "".join(out)
+
+
+def _allowed_out(text: str) -> str:
+    for phrase in _BARE_MATH_ALLOWED:
+        text = text.replace(phrase, " ")
+    return text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_sentence_writes_math_as_text(lang: str) -> None:
+    """``query {math:i} sees the keys {math:j_le_i}``, never ``query i sees the keys j ≤ i``:
+    each piece of math is one symbol, printed by each writer's printer."""
+    found = {
+        key: hits
+        for key, template in words(lang).table.items()
+        if (hits := _BARE_MATH.findall(_allowed_out(_fields_blanked(template))))
+    }
+    assert found == {}
+
+
+def test_the_bare_math_check_finds_bare_math() -> None:
+    for bare in [
+        "query i sees only the keys j ≤ i.",
+        "查询 i，键 j",
+        "b_ij = {math:minus}m",
+        "exp(s)",
+        "the residual R = X + O",
+        "{math:s_ij} = {math:q_i}",
+        "dV = Aᵀ dO",
+        "c = {c}",
+        "columns 2i of row pos",
+    ]:
+        assert _BARE_MATH.search(_fields_blanked(bare)), bare
+    for text in ["{math:d_k} = {d_k}", "query {math:i} sees {math:j_le_i}", "K/V cache", "page_id"]:
+        assert not _BARE_MATH.search(_fields_blanked(text)), text

@@ -126,7 +126,7 @@ def _vocabulary(
     table = [[Surd.rational(Fraction(str(v))) for v in row] for _, row in vocabulary]
     return [
         Vocabulary(w("sheet.sentence"), text, *labels, tokens),
-        Sentence((w("sheet.embedding"),)),
+        Sentence.of(*w.parts("sheet.embedding")),
         Display((Line(Sym("E"), (("=", _table(table)),), breaks=False),)),
     ]
 

@@ -58,7 +58,7 @@ def _given(exercise: Exercise, given: Given, w: Words) -> list[Block]:
     if "text" in data:
         labels = (w("sheet.vocabulary"), w("sheet.token"), w("sheet.id"))
         blocks.append(Vocabulary(w("sheet.sentence"), data["text"], *labels, tuple(data["vocab"])))
-        blocks.append(Sentence((w("sheet.embedding"),)))
+        blocks.append(Sentence.of(*w.parts("sheet.embedding")))
         first = (Lit("E"), _table(data["embedding"]))
     else:
         blocks.append(Tokens(w("sheet.tokens"), tuple(data["tokens"])))

@@ -51,7 +51,7 @@ def given_notes(p: Problem, w: Words, view: View) -> list[Sentence]:
         out.append(Sentence.of(*w.parts(key, h=p.heads, d_k=p.d_k, d_v=p.d_v)))
     for part in p.mask_label.split("+"):
         if part in MASKS:
-            out.append(Sentence((w(f"derive.given_mask.{part}"),)))
+            out.append(Sentence.of(*w.parts(f"derive.given_mask.{part}")))
     for topic, config in active(p):
         out += [
             Sentence(tuple(view.math(math_part(part)) for part in parts))

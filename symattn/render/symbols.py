@@ -54,6 +54,48 @@ WORD_SYMBOLS: dict[str, tuple[str, str]] = {
     "sqrt_var_eps": (r"\sqrt{\sigma^{2} + \varepsilon}", "√(σ² + ε)"),
     "v_j": ("v_{j}", "vⱼ"),
     "x_k": ("x_{k}", "xₖ"),
+    # the indices and the small formulas that sentences name whole ("query i sees the keys
+    # j ≤ i"): one symbol each, so that no sentence sets math as upright text
+    "i": ("i", "i"),
+    "j": ("j", "j"),
+    "t": ("t", "t"),
+    "x": ("x", "x"),
+    "j_le_i": (r"j \le i", "j ≤ i"),
+    "j_ge_i": (r"j \ge i", "j ≥ i"),
+    "one_to_i": (r"1 \ldots i", "1 … i"),
+    "q_dot_k": (r"q \cdot k", "q · k"),
+    "score_dot": (r"s_{ij} = q_{i} \cdot k_{j}", "sᵢⱼ = qᵢ · kⱼ"),
+    "scaled_score": (r"s'_{ij} = s_{ij} / \sqrt{d_k}", "s′ᵢⱼ = sᵢⱼ / √d_k"),
+    "softmax_row": (
+        r"a_{ij} = \exp(s'_{ij}) / \sum_{k} \exp(s'_{ik})",
+        "aᵢⱼ = exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ)",
+    ),
+    "softmax_column": (
+        r"a_{ji} = \exp(s'_{ji}) / \sum_{k} \exp(s'_{ki})",
+        "aⱼᵢ = exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ)",
+    ),
+    "softmax_of_row": (r"\exp(s'_{ij}) / \sum_{k} \exp(s'_{ik})", "exp(s′ᵢⱼ) / Σₖ exp(s′ᵢₖ)"),
+    "softmax_of_column": (r"\exp(s'_{ji}) / \sum_{k} \exp(s'_{ki})", "exp(s′ⱼᵢ) / Σₖ exp(s′ₖᵢ)"),
+    "output_sum": (r"b_{i} = \sum_{j} a_{ij} v_{j}", "bᵢ = Σⱼ aᵢⱼ vⱼ"),
+    "V_eq_X_W_V": (r"V = X W^{V}", "V = X W_V"),
+    "jacobian_diagonal": (r"a_{ij} (1 - a_{ij})", "aᵢⱼ(1 − aᵢⱼ)"),
+    "jacobian": (r"\mathrm{diag}(a_{i}) - a_{i} a_{i}^{\top}", "diag(aᵢ) − aᵢ aᵢᵀ"),
+    "dS_prime_ij": (
+        r"dS'_{ij} = a_{ij} (dA_{ij} - \sum_{k} a_{ik} dA_{ik})",
+        "dS′ᵢⱼ = aᵢⱼ (dAᵢⱼ − Σₖ aᵢₖ dAᵢₖ)",
+    ),
+    "dS_scaled": (r"dS = dS' / \sqrt{d_k}", "dS = dS′ / √d_k"),
+    "S_column": (r"S = K^{\top} Q", "S = Kᵀ Q"),
+    "Q_column": (r"Q = W^{Q} X", "Q = W_Q X"),
+    "XW_plus_P": ("X W + P", "X W + P"),
+    "Q_with_positions": (r"Q = (X + P) W^{Q}", "Q = (X + P) W_Q"),
+    "X_tilde_sum": (r"\tilde{X} = X + P", "X̃ = X + P"),
+    "dV_backward": (r"dV = A^{\top} dO", "dV = Aᵀ dO"),
+    "dK_backward": (r"dK = dS^{\top} Q", "dK = dSᵀ Q"),
+    "c": ("c", "c"),
+    # the spreadsheet's own (its cells' names: q_i, s_ij)
+    "q_i_dot_k_j": (r"q_{i} \cdot k_{j}", "q_i · k_j"),
+    "exp_shifted": (r"\exp(s_{ij} - \max_{j} s_{ij})", "exp(s_ij − max_j s_ij)"),
 }
 
 #: A symbol's LaTeX: the core's and the words', then the loaded topics' (a problem's own

@@ -107,7 +107,7 @@ def _write_hidden(walk: Writer, step: Step) -> None:
     q, k, w_a, u_a = step.operands
     walk.say(walk.words("derive.general"))
     walk.show(list(_general_hidden(step.spec, walk.words)))
-    walk.say(walk.words("derive.additive_rows"))
+    walk.say(*walk.words.parts("derive.additive_rows"))
     m = walk.d.problem.m
     width = len(walk.d.matrices[w_a])
     for flat in walk.expanded(step):

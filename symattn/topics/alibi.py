@@ -116,7 +116,11 @@ class Alibi(Topic):
     keys = ("alibi",)
     backward = True
     mistakes = (Mistake("alibi_sign_flipped", ("biased_scores",), _flipped),)
-    symbols: ClassVar[Mapping[str, tuple[str, str]]] = {"m": ("m", "m")}
+    symbols: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "m": ("m", "m"),
+        "alibi_bias": (r"b_{ij} = -m \cdot |i - j|", "bᵢⱼ = −m·|i − j|"),
+        "alibi_bias_flipped": (r"+m \cdot |i - j|", "+m·|i − j|"),
+    }
     names: ClassVar[Mapping[str, Names]] = {
         "alibi_bias": Names("b", "b", "b", "B", "B", "B"),
         "biased_scores": Names("s''", r"\bar{\alpha}", "s″", "S''", r"\bar{\alpha}", "S″"),

@@ -230,6 +230,27 @@ class Block(Topic):
         "relu": (r"\mathrm{ReLU}", "ReLU"),
         "max": (r"\max", "max"),
         "squared": ("^{2}", "²"),
+        "layer_norm": (
+            r"\mathrm{LN}(x) = \gamma (x - \mu) / \sqrt{\sigma^{2} + \varepsilon} + \beta",
+            "LN(x) = γ (x − μ) / √(σ² + ε) + β",
+        ),
+        "sigma2_plus_eps": (r"\sigma^{2} + \varepsilon", "σ² + ε"),
+        "residual": ("R = X + O", "R = X + O"),
+        "Z_post": (r"Z = \mathrm{LN}(R)", "Z = LN(R)"),
+        "ffn": (
+            r"\mathrm{FFN}(Z) = \mathrm{ReLU}(Z W_{1} + b_{1}) W_{2} + b_{2}",
+            "FFN(Z) = ReLU(Z W_1 + b_1) W_2 + b_2",
+        ),
+        "block_out_post": (r"\mathrm{LN}(Z + \mathrm{FFN}(Z))", "LN(Z + FFN(Z))"),
+        "block_out_pre": (r"R + \mathrm{FFN}(\mathrm{LN}(R))", "R + FFN(LN(R))"),
+        "LN_X": (r"\mathrm{LN}(X)", "LN(X)"),
+        "LN_R": (r"\mathrm{LN}(R)", "LN(R)"),
+        "relu_max": (r"\max(0, \cdot)", "max(0, ·)"),
+        "d_model_minus_1": (r"d_{\text{model}} - 1", "d_model − 1"),
+        "biased_variance": (
+            r"\sigma^{2} = \sum_{k} (x_{k} - \mu)^{2} / d_{\text{model}}",
+            "σ² = Σₖ (xₖ − μ)² / d_model",
+        ),
     }
     numpy = block_numpy.PATH
 

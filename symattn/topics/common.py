@@ -28,6 +28,15 @@ TRIG_SYMBOLS = {
     "sin": (r"\sin", "sin"),
     "cos": (r"\cos", "cos"),
     "pos": (r"\mathrm{pos}", "pos"),
+    "two_i": ("2i", "2i"),
+    "two_i_plus_1": ("2i+1", "2i+1"),
+    "pos_zero": (r"\mathrm{pos} = 0", "pos = 0"),
+    "sin_zero": (r"\sin 0 = 0", "sin 0 = 0"),
+    "cos_zero": (r"\cos 0 = 1", "cos 0 = 1"),
+    "pe_sin": (
+        r"\sin(\mathrm{pos} / 10000^{2i/d_{\text{model}}})",
+        "sin(pos / 10000^(2i/d_model))",
+    ),
 }
 
 

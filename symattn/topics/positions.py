@@ -29,7 +29,7 @@ from ..numbers.decimals import matmul
 from ..printing import Names
 from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Source, Step, StepSpec
-from ..words import Words
+from ..words import MathName, Words
 from . import positions_numpy
 from .base import (
     Builder,
@@ -115,7 +115,7 @@ def _write(walk: Writer, step: Step) -> None:
     walk.say(walk.words("derive.general"))
     walk.show(list(_general(step.spec, walk.words)))
     even, odd = ("cos", "sin") if params.swapped else ("sin", "cos")
-    walk.say(walk.words("derive.positions"))
+    walk.say(*walk.words.parts("derive.positions"))
     width = step.shape[1]
     for i in expanded_rows(walk, step):
         walk.heading_row(step, i)
@@ -288,13 +288,13 @@ class Positions(Topic):
 
     def notes(
         self, problem: Problem, config: PositionsConfig, w: Words
-    ) -> list[tuple[str | Math, ...]]:
+    ) -> list[tuple[str | Math | MathName, ...]]:
         if config.how == "given":
-            return [(w("derive.given_positions_given"),)]
+            return [w.parts("derive.given_positions_given")]
         angle = Paren(Frac(Sym("pos"), Sym("base_power")))
         even = Relation(Name("P", "pos", "2i"), "=", Concat((Sym("sin"), angle)))
         odd = Relation(Name("P", "pos", "2i+1"), "=", Concat((Sym("cos"), angle)))
-        return [(w("derive.given_positions_sinusoidal") + " ", even, ", ", odd, w("period"))]
+        return [(*w.parts("derive.given_positions_sinusoidal"), " ", even, ", ", odd, w("period"))]
 
     def draw(
         self, rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices

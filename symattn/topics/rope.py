@@ -43,7 +43,7 @@ from ..numbers import Surd, angle, sinusoid, sinusoid_value, to_sympy
 from ..printing import Names, pretty
 from ..problem import Matrix, Problem, TopicConfig
 from ..steps import Kind, Plan, Ref, Step, StepSpec
-from ..words import Words
+from ..words import MathName, Words
 from . import rope_numpy
 from .base import (
     Builder,
@@ -257,6 +257,9 @@ class Rope(Topic):
     symbols: ClassVar[Mapping[str, tuple[str, str]]] = {
         **TRIG_SYMBOLS,
         "rope_power": (r"\mathrm{base}^{-2i/d_k}", "base^(−2i/d_k)"),
+        "base": (r"\mathrm{base}", "base"),
+        "i_plus_half_d": ("i + d/2", "i + d/2"),
+        "rope_pair": ("(2i, 2i+1)", "(2i, 2i+1)"),
     }
     numpy = rope_numpy.PATH
 
@@ -287,7 +290,9 @@ class Rope(Topic):
             )
             setattr(head, name, step_id)
 
-    def notes(self, problem: Problem, config: RopeConfig, w: Words) -> list[tuple[str | Math, ...]]:
+    def notes(
+        self, problem: Problem, config: RopeConfig, w: Words
+    ) -> list[tuple[str | Math | MathName, ...]]:
         theta = Relation(
             Name("theta", "pos", "i"), "=", Product((Sym("pos"), Sym("rope_power")), Glue.DOT)
         )
@@ -298,9 +303,10 @@ class Rope(Topic):
         second = Sum((Product((a, sin)), Product((b, cos))))
         return [
             (
-                w("derive.given_rope") + " ",
+                *w.parts("derive.given_rope"),
+                " ",
                 theta,
-                w("derive.given_rope_base", base=pretty(config.base)),
+                *w.parts("derive.given_rope_base", base=pretty(config.base)),
             ),
             (
                 w("derive.given_rope_turn") + " ",

@@ -67,7 +67,12 @@ class Window(Topic):
             words_facts=lambda p: {"w": p.topic("window").w},
         ),
     )
-    symbols: ClassVar[Mapping[str, tuple[str, str]]] = {"w": ("w", "w")}
+    symbols: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "w": ("w", "w"),
+        "w_minus_1": ("w - 1", "w − 1"),
+        "window_keys": (r"i - w < j \le i", "i − w < j ≤ i"),
+        "window_too_wide": (r"i - w \le j \le i", "i − w ≤ j ≤ i"),
+    }
     numpy = window_numpy.PATH
 
     def read(self, ctx: LoadContext) -> WindowConfig | None:

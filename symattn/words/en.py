@@ -50,8 +50,8 @@ WORDS: dict[str, str] = {
     "derive.no_scale": "The scores are not scaled.",
     "derive.no_scale_tau": "The scores are not divided by {math:sqrt_dk}; the temperature alone "
     "divides them.",
-    "derive.mask": "Masked entries (query i may not see key j) become {math:neg_inf}, so their "
-    "weight is 0.",
+    "derive.mask": "Masked entries (query {math:i} may not see key {math:j}) become "
+    "{math:neg_inf}, so their weight is 0.",
     "derive.exps": "The exponential of each score, and their sum:",
     "derive.quotients": "Each weight is one exponential divided by the sum:",
     "derive.weighted": "The output row is the weighted sum of the value vectors:",
@@ -66,7 +66,7 @@ WORDS: dict[str, str] = {
     "derive.allowed": "allowed",
     "derive.masked": "masked",
     "formula.given": "{name} (given)",
-    "formula.given_columns": "{name} (given; column i is token i)",
+    "formula.given_columns": "{name} (given; column {math:i} is token {math:i})",
     "formula.text": "text",
     "formula.tokens": "tokens",
     "formula.ids": "ids",
@@ -109,67 +109,59 @@ WORDS: dict[str, str] = {
     "list.and": "{items} and {last}",
     "list.many": "{first}, … ({count} entries)",
     "diagnosis.root_dk": "{math:sqrt_dk} = {sqrt}",
-    "diagnosis.root_c": "c = {c}",
+    "diagnosis.root_c": "{math:c} = {c}",
     "diagnosis.no_scaling": "{entries}: the scores were not divided by {root}. The rest of your "
     "method is right for the scores you used; divide each score by {math:sqrt_dk} before the "
-    "softmax "
-    "({math:s_prime_ij} = {math:s_ij} / {math:sqrt_dk}).",
+    "softmax ({math:scaled_score}).",
     "diagnosis.scaled_by_d_model": "{entries}: the scores were divided by {math:sqrt_d_model} = "
     "{sqrt_d_model}; the scale uses {math:d_k}, the width of the keys: divide by {root}.",
     "diagnosis.scaled_by_dk": "{entries}: the scores were divided by {math:d_k} = {d_k} instead of "
     "its square root, {root}.",
     "diagnosis.scale_multiplied": "{entries}: the scores were multiplied by {root}; divide "
     "them by it instead.",
-    "diagnosis.no_softmax": "{entries}: these are the scores themselves; the weights are "
-    "their softmax, {math:a_ij} = exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik}), "
-    "row by row.",
+    "diagnosis.no_softmax": "{entries}: these are the scores themselves; the weights are their "
+    "softmax, {math:softmax_row}, row by row.",
     "diagnosis.softmax_wrong_axis": "{entries}: each column was normalised; the softmax runs "
-    "along each row (over the keys j of one query i), so every row of the weights sums to 1.",
-    "diagnosis.softmax_wrong_axis.column": "{entries}: each row was normalised; in the "
-    "column layout the softmax runs down each column (over the keys j of one query i), so "
-    "every column of the weights sums to 1.",
-    "diagnosis.scores_transposed.column": "{entries}: the score matrix is transposed: in "
-    "the column layout S = Kᵀ Q, with the key as the row and the query as the column.",
-    "diagnosis.weights_transposed.column": "{entries}: the weight matrix is transposed: "
-    "in the column layout column i holds the weights of query i over all keys.",
+    "along each row (over the keys {math:j} of one query {math:i}), so every row of the weights "
+    "sums to 1.",
+    "diagnosis.softmax_wrong_axis.column": "{entries}: each row was normalised; in the column "
+    "layout the softmax runs down each column (over the keys {math:j} of one query {math:i}), "
+    "so every column of the weights sums to 1.",
+    "diagnosis.scores_transposed.column": "{entries}: the score matrix is transposed: in the "
+    "column layout {math:S_column}, with the key as the row and the query as the column.",
+    "diagnosis.weights_transposed.column": "{entries}: the weight matrix is transposed: in the "
+    "column layout column {math:i} holds the weights of query {math:i} over all keys.",
     "mistake.softmax_wrong_axis.column": "softmax along the rows",
     "diagnosis.softmax_global.column": "{entries}: the whole matrix was normalised at once; "
     "in the column layout the softmax runs down each column on its own, so every column of "
     "the weights sums to 1.",
-    "diagnosis.no_softmax.column": "{entries}: these are the scores themselves; the weights "
-    "are their softmax, {math:a_ji} = exp({math:s_prime_ji}) / {math:Sigma_k} "
-    "exp({math:s_prime_ki}), column by column.",
-    "diagnosis.exp_missing_in_softmax.column": "{entries}: each score was divided by its "
-    "column sum without exponentials; use exp({math:s_prime_ji}) / {math:Sigma_k} "
-    "exp({math:s_prime_ki}).",
+    "diagnosis.no_softmax.column": "{entries}: these are the scores themselves; the weights are "
+    "their softmax, {math:softmax_column}, column by column.",
+    "diagnosis.exp_missing_in_softmax.column": "{entries}: each score was divided by its column "
+    "sum without exponentials; use {math:softmax_of_column}.",
     "diagnosis.softmax_global": "{entries}: the whole matrix was normalised at once; the "
     "softmax runs over each row on its own, so every row of the weights sums to 1.",
     "diagnosis.exp_missing_in_softmax": "{entries}: each score was divided by its row sum "
-    "without exponentials; use exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik}).",
-    "diagnosis.scores_transposed": "{entries}: the score matrix is transposed: {math:s_ij} "
-    "= {math:q_i} {math:dot} {math:k_j}, "
-    "with the query as the row and the key as the column.",
-    "diagnosis.weights_transposed": "{entries}: the weight matrix is transposed: row i holds "
-    "the weights of query i over all keys.",
+    "without exponentials; use {math:softmax_of_row}.",
+    "diagnosis.scores_transposed": "{entries}: the score matrix is transposed: "
+    "{math:score_dot}, with the query as the row and the key as the column.",
+    "diagnosis.weights_transposed": "{entries}: the weight matrix is transposed: row {math:i} "
+    "holds the weights of query {math:i} over all keys.",
     "diagnosis.weighted_sum_of_keys": "{entries}: the key vectors were summed; the output is "
-    "{math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}, with the values V, not the keys K.",
+    "{math:output_sum}, with the values V, not the keys K.",
     "diagnosis.weighted_sum_of_inputs": "{entries}: the input vectors were summed; the output "
-    "is {math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}, with the values V = X {math:W_V}, not "
-    "the rows of X.",
+    "is {math:output_sum}, with the values {math:V_eq_X_W_V}, not the rows of X.",
     "diagnosis.mask_after_softmax": "{entries}: the mask was applied after the softmax, so "
     "the rows no longer sum to 1; set the masked scores to {math:neg_inf} before the softmax.",
     "diagnosis.mask_wrong_triangle": "{entries}: the causal mask keeps the wrong triangle: "
-    "query i may attend to keys j ≤ i (itself and the tokens before it), not j ≥ i.",
+    "query {math:i} may attend to keys {math:j_le_i} (itself and the tokens before it), not "
+    "{math:j_ge_i}.",
     "diagnosis.jacobian_diagonal_only": "{entries}: only the diagonal of the softmax Jacobian "
-    "was used, {math:a_ij}(1 {math:minus} {math:a_ij}); the Jacobian is "
-    "diag({math:a_i}) {math:minus} {math:a_i} {math:a_i}ᵀ, so d{math:S_prime_ij} = {math:a_ij} "
-    "(d{math:A_ij} {math:minus} "
-    "{math:Sigma_k} {math:a_ik} d{math:A_ik}).",
+    "was used, {math:jacobian_diagonal}; the Jacobian is {math:jacobian}, so {math:dS_prime_ij}.",
     "diagnosis.backward_no_scaling": "{entries}: {math:dS_prime} was not divided by {root}; the "
-    "scores "
-    "were scaled on the way forward, so dS = {math:dS_prime} / {math:sqrt_dk} on the way back.",
+    "scores were scaled on the way forward, so {math:dS_scaled} on the way back.",
     "diagnosis.backward_transposed": "{entries}: the product is not transposed where it must "
-    "be: dV = Aᵀ dO and dK = dSᵀ Q.",
+    "be: {math:dV_backward} and {math:dK_backward}.",
     "diagnosis.premature_rounding": "{entries}: the {what} were rounded to {places} decimal "
     "place{plural} before they were used, and the error grew in the next step; keep at least "
     "4 places in intermediate results.",
@@ -221,14 +213,13 @@ WORDS: dict[str, str] = {
     "sheet.vocabulary": "Vocabulary (each token's id is its position):",
     "sheet.token": "token",
     "sheet.id": "id",
-    "sheet.embedding": "Embedding table E (row i is the embedding of id i, counting from 0) "
-    "and the weights:",
+    "sheet.embedding": "Embedding table E (row {math:i} is the embedding of id {math:i}, "
+    "counting from 0) and the weights:",
     "sheet.working": "Working:",
     "sheet.tokens": "Tokens:",
     "sheet.scale": "Divide the scores by",
-    "sheet.causal": "Causal mask: query i may attend only to keys 1 … i; masked scores "
-    "are {math:neg_inf} "
-    "and their weights are 0.",
+    "sheet.causal": "Causal mask: query {math:i} may attend only to keys {math:one_to_i}; "
+    "masked scores are {math:neg_inf} and their weights are 0.",
     "sheet.no_scale": "Do not scale the scores in this exercise: with {math:d_k} "
     "= {d_k}, {math:sqrt_dk} is not "
     "a whole number, and the scaled scores would not be nice.",
@@ -259,43 +250,47 @@ WORDS: dict[str, str] = {
     "title.K_rot": "Rotary position embedding of the keys",
     "title.additive_hidden": "Additive attention: the hidden vectors",
     "derive.column": "Column {i}{label}, written out:",
-    "derive.given_positions_sinusoidal": "Positions: P is the sinusoidal table (row pos is "
-    "position pos, counted from 0), added to X before the projections:",
-    "derive.given_positions_given": "Positions: P is given (row pos is position pos, counted "
-    "from 0) and added to X before the projections.",
-    "derive.given_rope": "RoPE: before the scores, columns 2i and 2i+1 of row pos of Q and of K "
-    "(pos counted from 0) are turned together by the angle",
-    "derive.given_rope_base": ", with base = {base}.",
+    "derive.given_positions_sinusoidal": "Positions: P is the sinusoidal table (row {math:pos} "
+    "is position {math:pos}, counted from 0), added to X before the projections:",
+    "derive.given_positions_given": "Positions: P is given (row {math:pos} is position "
+    "{math:pos}, counted from 0) and added to X before the projections.",
+    "derive.given_rope": "RoPE: before the scores, columns {math:two_i} and {math:two_i_plus_1} "
+    "of row {math:pos} of Q and of K ({math:pos} counted from 0) are turned together by the "
+    "angle",
+    "derive.given_rope_base": ", with {math:base} = {base}.",
     "derive.given_rope_turn": "Each pair is turned the same way in Q and in K:",
-    "derive.given_additive": "Additive scores, in place of q {math:dot} k:",
+    "derive.given_additive": "Additive scores, in place of {math:q_dot_k}:",
     "derive.temperature": "The temperature divides the scaled scores as well:",
-    "derive.window": "A sliding window: query i sees only the keys j with i {math:minus} w < j ≤ i "
-    "(itself and the w {math:minus} 1 keys before it), and every other key is masked,",
-    "derive.alibi": "ALiBi: each head adds the bias b_ij = {math:minus}m{math:dot}|i {math:minus} "
-    "j| to its scaled scores (the "
+    "derive.window": "A sliding window: query {math:i} sees only the keys {math:j} with "
+    "{math:window_keys} (itself and the {math:w_minus_1} keys before it), and every other key "
+    "is masked,",
+    "derive.alibi": "ALiBi: each head adds the bias {math:alibi_bias} to its scaled scores (the "
     "farther the key, the lower the score), with the slope",
     "derive.alibi_head": "head {head}:",
     "derive.temperature_alone": "The temperature divides the scores:",
-    "derive.column_layout": "Column layout: each token is a column (Q = {math:W_Q} X), the scores "
-    "are "
-    "K transposed times Q, one column per query, and the softmax runs down each column.",
-    "derive.positions": "Row pos of P is position pos (counted from 0); pos = 0 gives sin 0 = 0 "
-    "and cos 0 = 1. The other values are transcendental: they stay sin and cos of the exact "
-    "angle, and their decimals are certified.",
-    "derive.additive_rows": "One row per pair (query i, key j), in the order (1,1), (1,2), …",
-    "diagnosis.pe_sin_cos_swapped": "{entries}: sin and cos are swapped in the positional "
-    "encoding: columns 2i (the 1st, 3rd, … column) take sin(pos / 10000^(2i/{math:d_model})) and "
-    "columns 2i+1 (the 2nd, 4th, …) take cos.",
+    "derive.column_layout": "Column layout: each token is a column ({math:Q_column}), the "
+    "scores are K transposed times Q, one column per query, and the softmax runs down each "
+    "column.",
+    "derive.positions": "Row {math:pos} of P is position {math:pos} (counted from 0); "
+    "{math:pos_zero} gives {math:sin_zero} and {math:cos_zero}. The other values are "
+    "transcendental: they stay {math:sin} and {math:cos} of the exact angle, and their decimals "
+    "are certified.",
+    "derive.additive_rows": "One row per pair (query {math:i}, key {math:j}), in the order "
+    "(1,1), (1,2), …",
+    "diagnosis.pe_sin_cos_swapped": "{entries}: {math:sin} and {math:cos} are swapped in the "
+    "positional encoding: columns {math:two_i} (the 1st, 3rd, … column) take {math:pe_sin} and "
+    "columns {math:two_i_plus_1} (the 2nd, 4th, …) take {math:cos}.",
     "diagnosis.pe_added_after_projection": "{entries}: the positions were added after the "
-    "projection (X W + P); they are added to the embeddings first: Q = (X + P) {math:W_Q}.",
-    "diagnosis.rope_pairs_wrong": "{entries}: the wrong columns were rotated together (i and "
-    "i + d/2, as rotate-half does); this problem turns the pairs (2i, 2i+1) of each row.",
-    "diagnosis.window_off_by_one": "{entries}: the window is one key too wide (i {math:minus} w ≤ "
-    "j ≤ i); "
-    "query i sees the w = {w} keys i {math:minus} w < j ≤ i, itself included.",
+    "projection ({math:XW_plus_P}); they are added to the embeddings first: "
+    "{math:Q_with_positions}.",
+    "diagnosis.rope_pairs_wrong": "{entries}: the wrong columns were rotated together ({math:i} "
+    "and {math:i_plus_half_d}, as rotate-half does); this problem turns the pairs "
+    "{math:rope_pair} of each row.",
+    "diagnosis.window_off_by_one": "{entries}: the window is one key too wide "
+    "({math:window_too_wide}); query {math:i} sees the {math:w} = {w} keys {math:window_keys}, "
+    "itself included.",
     "diagnosis.alibi_sign_flipped": "{entries}: the bias was added with the wrong sign "
-    "(+m{math:dot}|i {math:minus} j|); ALiBi lowers the scores of far keys: b_ij "
-    "= {math:minus}m{math:dot}|i {math:minus} j|.",
+    "({math:alibi_bias_flipped}); ALiBi lowers the scores of far keys: {math:alibi_bias}.",
     "diagnosis.column_layout_transposed": "{entries}: this is the row layout (each token a row); "
     "the problem uses the column layout, so each token is a column: transpose your matrix.",
     "mistake.pe_sin_cos_swapped": "sin and cos swapped",
@@ -334,8 +329,8 @@ WORDS: dict[str, str] = {
     "selfcheck.noscript": "Marking needs JavaScript, which is off in this browser: turn it on "
     "to see ✓ and ✗ as you type. You can still print this page and fill it in by hand.",
     "selfcheck.embedding": "The rows of the embedding table E for these ids:",
-    "selfcheck.mask": "The mask: 1 where query i may see key j, 0 where it may not. Masked "
-    "scores are {math:neg_inf} and their weights are 0.",
+    "selfcheck.mask": "The mask: 1 where query {math:i} may see key {math:j}, 0 where it may "
+    "not. Masked scores are {math:neg_inf} and their weights are 0.",
     "selfcheck.mark.ok": "right",
     "selfcheck.mark.wrong": "wrong",
     "selfcheck.mark.too_coarse": "too few decimal places",

@@ -12,13 +12,13 @@ WORDS: dict[str, str] = {
     "xlsx.gradients": "Gradients",
     "xlsx.about.given": "The given numbers (blue): change one and every sheet follows.",
     "xlsx.about.projections": "Each entry is a sum of products of the cells it comes from.",
-    "xlsx.about.scores": "The scores q_i {math:dot} k_j, then scaled; a masked score "
-    "is {math:neg_inf}.",
-    "xlsx.about.weights": "The softmax of each row: exp(s_ij {math:minus} max_j s_ij), their sum, "
-    "and each exponential over the sum.",
+    "xlsx.about.scores": "The scores {math:q_i_dot_k_j}, then scaled; a masked score is "
+    "{math:neg_inf}.",
+    "xlsx.about.weights": "The softmax of each row: {math:exp_shifted}, their sum, and each "
+    "exponential over the sum.",
     "xlsx.about.output": "The output and what follows it, from the weights and the values.",
     "xlsx.about.gradients": "The backward pass, from the upstream gradient.",
-    "xlsx.exp": "exp(s_ij {math:minus} max_j s_ij) and the row sums {math:Sigma}",
+    "xlsx.exp": "{math:exp_shifted} and the row sums {math:Sigma}",
     "xlsx.exact": "exact: {value}",
     "xlsx.no_formula": "This step's cells are its values (no spreadsheet formula for it yet).",
 }

@@ -49,7 +49,8 @@ WORDS: dict[str, str] = {
     "period": "。",
     "derive.no_scale": "注意力分数不做缩放。",
     "derive.no_scale_tau": "注意力分数不除以 {math:sqrt_dk}，只除以温度。",
-    "derive.mask": "被掩码的位置（查询 i 不能看到键 j）记为 {math:neg_inf}，其权重为 0。",
+    "derive.mask": "被掩码的位置（查询 {math:i} 不能看到键 {math:j}）记为 {math:neg_inf}，其权重"
+    "为 0。",
     "derive.exps": "先对每个分数取指数，再求和：",
     "derive.quotients": "每个权重等于对应的指数除以总和：",
     "derive.weighted": "输出向量是各值向量按权重的加权和：",
@@ -63,7 +64,7 @@ WORDS: dict[str, str] = {
     "derive.allowed": "允许",
     "derive.masked": "被掩码",
     "formula.given": "{name}（给定）",
-    "formula.given_columns": "{name}（给定；第 i 列是第 i 个词元）",
+    "formula.given_columns": "{name}（给定；第 {math:i} 列是第 {math:i} 个词元）",
     "formula.text": "文本",
     "formula.tokens": "词元",
     "formula.ids": "id",
@@ -106,58 +107,53 @@ WORDS: dict[str, str] = {
     "list.and": "{items} 和 {last}",
     "list.many": "{first} 等（共 {count} 个分量）",
     "diagnosis.root_dk": "{math:sqrt_dk} = {sqrt}",
-    "diagnosis.root_c": "c = {c}",
-    "diagnosis.no_scaling": "{entries}：分数没有除以 {root}。对你所用的分数，其余步骤的方法"
-    "是对的；在 softmax 之前应先把每个分数除以 {math:sqrt_dk}（{math:s_prime_ij} = {math:s_ij} "
-    "/ {math:sqrt_dk}）。",
+    "diagnosis.root_c": "{math:c} = {c}",
+    "diagnosis.no_scaling": "{entries}：分数没有除以 {root}。对你所用的分数，其余步骤的方法是对"
+    "的；在 softmax 之前应先把每个分数除以 {math:sqrt_dk}（{math:scaled_score}）。",
     "diagnosis.scaled_by_d_model": "{entries}：分数除以了 {math:sqrt_d_model} = {sqrt_d_model}；缩"
     "放用的是"
     "键向量的维度 {math:d_k}，应除以 {root}。",
     "diagnosis.scaled_by_dk": "{entries}：分数除以了 {math:d_k} = {d_k}，应除以它的平方根 {root}。",
     "diagnosis.scale_multiplied": "{entries}：分数乘以了 {root}，应当除以它。",
     "diagnosis.no_softmax": "{entries}：这是分数本身；权重是分数的 softmax，逐行计算 "
-    "{math:a_ij} = exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik})。",
-    "diagnosis.softmax_wrong_axis": "{entries}：你对每一列做了归一化；softmax 应沿每一行进行"
-    "（固定查询 i，对所有键 j），使每一行的权重之和为 1。",
-    "diagnosis.softmax_wrong_axis.column": "{entries}：你对每一行做了归一化"
-    "；列布局中 softmax 应沿每一列进行（固定查询 i，对所有键 j），使每一"
-    "列的权重之和为 1。",
-    "diagnosis.scores_transposed.column": "{entries}：分数矩阵转置了：列布"
-    "局中 S = Kᵀ Q，行对应键，列对应查询。",
-    "diagnosis.weights_transposed.column": "{entries}：权重矩阵转置了：列布"
-    "局中第 i 列应是查询 i 对所有键的权重。",
+    "{math:softmax_row}。",
+    "diagnosis.softmax_wrong_axis": "{entries}：你对每一列做了归一化；softmax 应沿每一行进行（固"
+    "定查询 {math:i}，对所有键 {math:j}），使每一行的权重之和为 1。",
+    "diagnosis.softmax_wrong_axis.column": "{entries}：你对每一行做了归一化；列布局中 softmax 应"
+    "沿每一列进行（固定查询 {math:i}，对所有键 {math:j}），使每一列的权重之和为 1。",
+    "diagnosis.scores_transposed.column": "{entries}：分数矩阵转置了：列布局中 {math:S_column}，"
+    "行对应键，列对应查询。",
+    "diagnosis.weights_transposed.column": "{entries}：权重矩阵转置了：列布局中第 {math:i} 列应"
+    "是查询 {math:i} 对所有键的权重。",
     "mistake.softmax_wrong_axis.column": "按行做 softmax",
     "diagnosis.softmax_global.column": "{entries}：你对整个矩阵一起做了归一化；"
     "列布局中 softmax 应对每一列分别进行，使每一列的权重之和为 1。",
-    "diagnosis.no_softmax.column": "{entries}：这是分数本身；权重是分数的 softmax，"
-    "逐列计算 {math:a_ji} = exp({math:s_prime_ji}) / {math:Sigma_k} exp({math:s_prime_ki})。",
-    "diagnosis.exp_missing_in_softmax.column": "{entries}：你直接用分数除以列和，"
-    "漏掉了指数：应为 exp({math:s_prime_ji}) / {math:Sigma_k} exp({math:s_prime_ki})。",
+    "diagnosis.no_softmax.column": "{entries}：这是分数本身；权重是分数的 softmax，逐列计算 "
+    "{math:softmax_column}。",
+    "diagnosis.exp_missing_in_softmax.column": "{entries}：你直接用分数除以列和，漏掉了指数：应"
+    "为 {math:softmax_of_column}。",
     "diagnosis.softmax_global": "{entries}：你对整个矩阵一起做了归一化；softmax 应对每一行"
     "分别进行，使每一行的权重之和为 1。",
-    "diagnosis.exp_missing_in_softmax": "{entries}：你直接用分数除以行和，漏掉了指数："
-    "应为 exp({math:s_prime_ij}) / {math:Sigma_k} exp({math:s_prime_ik})。",
-    "diagnosis.scores_transposed": "{entries}：分数矩阵转置了：{math:s_ij} "
-    "= {math:q_i} {math:dot} {math:k_j}，行对应查询，"
-    "列对应键。",
-    "diagnosis.weights_transposed": "{entries}：权重矩阵转置了：第 i 行应是查询 i 对所有键的权重。",
+    "diagnosis.exp_missing_in_softmax": "{entries}：你直接用分数除以行和，漏掉了指数：应为 "
+    "{math:softmax_of_row}。",
+    "diagnosis.scores_transposed": "{entries}：分数矩阵转置了：{math:score_dot}，行对应查询，列"
+    "对应键。",
+    "diagnosis.weights_transposed": "{entries}：权重矩阵转置了：第 {math:i} 行应是查询 {math:i} "
+    "对所有键的权重。",
     "diagnosis.weighted_sum_of_keys": "{entries}：你对键向量做了加权和；输出应为 "
-    "{math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}，用值向量 V，而不是键 K。",
+    "{math:output_sum}，用值向量 V，而不是键 K。",
     "diagnosis.weighted_sum_of_inputs": "{entries}：你对输入向量做了加权和；输出应为 "
-    "{math:b_i} = {math:Sigma_j} {math:a_ij} {math:v_j}，用值向量 V = X {math:W_V}，而不是 X 的行"
-    "。",
+    "{math:output_sum}，用值向量 {math:V_eq_X_W_V}，而不是 X 的行。",
     "diagnosis.mask_after_softmax": "{entries}：你在 softmax 之后才加掩码，导致每行之和不再"
     "为 1；应在 softmax 之前把被掩码的分数设为 {math:neg_inf}。",
-    "diagnosis.mask_wrong_triangle": "{entries}：因果掩码保留了错误的三角：查询 i 只能看到"
-    "键 j ≤ i（自己和前面的词元），而不是 j ≥ i。",
+    "diagnosis.mask_wrong_triangle": "{entries}：因果掩码保留了错误的三角：查询 {math:i} 只能看"
+    "到键 {math:j_le_i}（自己和前面的词元），而不是 {math:j_ge_i}。",
     "diagnosis.jacobian_diagonal_only": "{entries}：只用了 softmax 雅可比矩阵的对角线 "
-    "{math:a_ij}(1 {math:minus} {math:a_ij})；雅可比矩阵是 "
-    "diag({math:a_i}) {math:minus} {math:a_i} {math:a_i}ᵀ，所以 d{math:S_prime_ij} = {math:a_ij} "
-    "(d{math:A_ij} {math:minus} {math:Sigma_k} {math:a_ik} d{math:A_ik})。",
-    "diagnosis.backward_no_scaling": "{entries}：{math:dS_prime} 没有除以 {root}；前向计算时分数做"
-    "了缩放，"
-    "反向时也要 dS = {math:dS_prime} / {math:sqrt_dk}。",
-    "diagnosis.backward_transposed": "{entries}：乘积少了转置：dV = Aᵀ dO，dK = dSᵀ Q。",
+    "{math:jacobian_diagonal}；雅可比矩阵是 {math:jacobian}，所以 {math:dS_prime_ij}。",
+    "diagnosis.backward_no_scaling": "{entries}：{math:dS_prime} 没有除以 {root}；前向计算时分数"
+    "做了缩放，反向时也要 {math:dS_scaled}。",
+    "diagnosis.backward_transposed": "{entries}：乘积少了转置：{math:dV_backward}，"
+    "{math:dK_backward}。",
     "diagnosis.premature_rounding": "{entries}：你在中间步骤把{what}舍入到 {places} 位小数，"
     "误差在后面的步骤中被放大；中间结果至少保留 4 位小数。",
     "diagnosis.premature_rounding_step": "{entries}：“{step}”只保留了 {places} 位小数，后面的"
@@ -205,12 +201,13 @@ WORDS: dict[str, str] = {
     "sheet.vocabulary": "词表（每个词元的 id 就是它的位置）：",
     "sheet.token": "词元",
     "sheet.id": "id",
-    "sheet.embedding": "嵌入表 E（第 i 行是 id 为 i 的词元的嵌入，从 0 开始计数）和权重矩阵：",
+    "sheet.embedding": "嵌入表 E（第 {math:i} 行是 id 为 {math:i} 的词元的嵌入，从 0 开始计数）"
+    "和权重矩阵：",
     "sheet.working": "计算过程：",
     "sheet.tokens": "词元：",
     "sheet.scale": "注意力分数除以",
-    "sheet.causal": "因果掩码：查询 i 只能关注键 1 … i；被掩码的分数为 {math:neg_inf}，其权重为 0"
-    "。",
+    "sheet.causal": "因果掩码：查询 {math:i} 只能关注键 {math:one_to_i}；被掩码的分数为 "
+    "{math:neg_inf}，其权重为 0。",
     "sheet.no_scale": "本题不对分数做缩放：{math:d_k} = {d_k} 时 {math:sqrt_dk} 不是整数，缩放后的"
     "分数不便手算。",
     "sheet.summary": "全部答案",
@@ -238,43 +235,39 @@ WORDS: dict[str, str] = {
     "title.K_rot": "键向量的旋转位置编码",
     "title.additive_hidden": "加性注意力：隐藏向量",
     "derive.column": "以第 {i} 列{label}为例，逐项展开：",
-    "derive.given_positions_sinusoidal": "位置编码：P 是正弦位置编码表（第 pos 行对应位置 "
-    "pos，从 0 开始），在投影之前加到 X 上：",
-    "derive.given_positions_given": "位置编码：P 已给出（第 pos 行对应位置 pos，从 0 开"
-    "始），在投影之前加到 X 上。",
-    "derive.given_rope": "RoPE：计算分数之前，Q 和 K 第 pos 行（pos 从 0 开始）"
-    "的第 2i 列与第 2i+1 列一起旋转角度",
-    "derive.given_rope_base": "，其中 base = {base}。",
+    "derive.given_positions_sinusoidal": "位置编码：P 是正弦位置编码表（第 {math:pos} 行对应位置"
+    " {math:pos}，从 0 开始），在投影之前加到 X 上：",
+    "derive.given_positions_given": "位置编码：P 已给出（第 {math:pos} 行对应位置 {math:pos}，从"
+    " 0 开始），在投影之前加到 X 上。",
+    "derive.given_rope": "RoPE：计算分数之前，Q 和 K 第 {math:pos} 行（{math:pos} 从 0 开始）的"
+    "第 {math:two_i} 列与第 {math:two_i_plus_1} 列一起旋转角度",
+    "derive.given_rope_base": "，其中 {math:base} = {base}。",
     "derive.given_rope_turn": "Q 和 K 中的每一对都按同样的方式旋转：",
-    "derive.given_additive": "加性注意力分数（代替 q {math:dot} k）：",
+    "derive.given_additive": "加性注意力分数（代替 {math:q_dot_k}）：",
     "derive.temperature": "温度也要除：",
-    "derive.window": "滑动窗口：查询 i 只看满足 i {math:minus} w < j ≤ i 的键 j（它自己和前面 "
-    "w {math:minus} 1 个键），"
-    "其余的键都被遮蔽，",
-    "derive.alibi": "ALiBi：每个头在缩放后的分数上加偏置 b_ij "
-    "= {math:minus}m{math:dot}|i {math:minus} j|"
-    "（键离得越远，分数越低），斜率为",
+    "derive.window": "滑动窗口：查询 {math:i} 只看满足 {math:window_keys} 的键 {math:j}（它自己"
+    "和前面 {math:w_minus_1} 个键），其余的键都被遮蔽，",
+    "derive.alibi": "ALiBi：每个头在缩放后的分数上加偏置 {math:alibi_bias}（键离得越远，分数越低"
+    "），斜率为",
     "derive.alibi_head": "第 {head} 个头：",
     "derive.temperature_alone": "分数除以温度：",
-    "derive.column_layout": "列布局：每个词是一列（Q = {math:W_Q} X），注意力分数是 K 的转置乘以 Q"
-    "，"
-    "每个查询占一列，softmax 沿每一列计算。",
-    "derive.positions": "P 的第 pos 行对应位置 pos（从 0 开始）；pos = 0 时 sin 0 = 0，cos 0 = 1。"
-    "其余的值是超越数：保留为精确角度的 sin 和 cos，小数经过严格验证。",
-    "derive.additive_rows": "每一对（查询 i，键 j）占一行，顺序为 (1,1)、(1,2)、…",
-    "diagnosis.pe_sin_cos_swapped": "{entries}：位置编码中 sin 和 cos 弄反了：第 2i 列取 "
-    "sin(pos / 10000^(2i/{math:d_model}))（即第 1、3、… 列），第 2i+1 列取 cos（即第 2、4、… 列）"
-    "。",
-    "diagnosis.pe_added_after_projection": "{entries}：位置编码是在投影之后才加的（X W + P）；"
-    "应先加到词向量上：Q = (X + P) {math:W_Q}。",
-    "diagnosis.rope_pairs_wrong": "{entries}：旋转时配对的列不对（i 与 i + d/2，即 rotate-half 的"
-    "做法）；本题每一行旋转的是 (2i, 2i+1) 这两列。",
-    "diagnosis.window_off_by_one": "{entries}：窗口多算了一个键（i {math:minus} w ≤ j ≤ i）；查询 "
-    "i 只看 "
-    "i {math:minus} w < j ≤ i 这 w = {w} 个键（含它自己）。",
-    "diagnosis.alibi_sign_flipped": "{entries}：偏置的符号加反了（+m{math:dot}|i {math:minus} j|）"
-    "；ALiBi 让远处的键"
-    "分数更低：b_ij = {math:minus}m{math:dot}|i {math:minus} j|。",
+    "derive.column_layout": "列布局：每个词是一列（{math:Q_column}），注意力分数是 K 的转置乘以 "
+    "Q，每个查询占一列，softmax 沿每一列计算。",
+    "derive.positions": "P 的第 {math:pos} 行对应位置 {math:pos}（从 0 开始）；{math:pos_zero} "
+    "时 {math:sin_zero}，{math:cos_zero}。其余的值是超越数：保留为精确角度的 {math:sin} 和 "
+    "{math:cos}，小数经过严格验证。",
+    "derive.additive_rows": "每一对（查询 {math:i}，键 {math:j}）占一行，顺序为 (1,1)、(1,2)、…",
+    "diagnosis.pe_sin_cos_swapped": "{entries}：位置编码中 {math:sin} 和 {math:cos} 弄反了：第 "
+    "{math:two_i} 列取 {math:pe_sin}（即第 1、3、… 列），第 {math:two_i_plus_1} 列取 "
+    "{math:cos}（即第 2、4、… 列）。",
+    "diagnosis.pe_added_after_projection": "{entries}：位置编码是在投影之后才加的（"
+    "{math:XW_plus_P}）；应先加到词向量上：{math:Q_with_positions}。",
+    "diagnosis.rope_pairs_wrong": "{entries}：旋转时配对的列不对（{math:i} 与 "
+    "{math:i_plus_half_d}，即 rotate-half 的做法）；本题每一行旋转的是 {math:rope_pair} 这两列。",
+    "diagnosis.window_off_by_one": "{entries}：窗口多算了一个键（{math:window_too_wide}）；查询 "
+    "{math:i} 只看 {math:window_keys} 这 {math:w} = {w} 个键（含它自己）。",
+    "diagnosis.alibi_sign_flipped": "{entries}：偏置的符号加反了（{math:alibi_bias_flipped}）；"
+    "ALiBi 让远处的键分数更低：{math:alibi_bias}。",
     "diagnosis.column_layout_transposed": "{entries}：这是行布局（每个词一行）；本题用列布局，"
     "每个词是一列：请把矩阵转置。",
     "mistake.pe_sin_cos_swapped": "sin 与 cos 弄反",
@@ -308,8 +301,8 @@ WORDS: dict[str, str] = {
     "selfcheck.noscript": "判分需要 JavaScript，而本浏览器已将其关闭：开启后即可随输随看 ✓ 和 ✗。"
     "也可以打印本页，手工填写。",
     "selfcheck.embedding": "这些编号在嵌入表 E 中对应的行：",
-    "selfcheck.mask": "掩码：查询 i 能看到键 j 处为 1，不能看到处为 0。"
-    "被掩码的分数为 {math:neg_inf}，其权重为 0。",
+    "selfcheck.mask": "掩码：查询 {math:i} 能看到键 {math:j} 处为 1，不能看到处为 0。被掩码的分"
+    "数为 {math:neg_inf}，其权重为 0。",
     "selfcheck.mark.ok": "正确",
     "selfcheck.mark.wrong": "错误",
     "selfcheck.mark.too_coarse": "小数位数不够",
