@@ -186,6 +186,8 @@ HTML_PIECES = {
     "serialize",
 }
 #: What the self-check page takes from render: its helpers beside the document model.
+#: The modules of blocks (:mod:`symattn.render.block_type`).
+BLOCK_MODULES = ("blocks", "check_blocks", "sheet_blocks", "report_blocks", "page_blocks")
 SELF_CHECK_HELPERS = {"Block", "Document", "View", "render", "scale_note", "title_of", "view_of"}
 
 
@@ -215,9 +217,9 @@ def test_no_module_outside_render_writes_html_with_its_pieces() -> None:
 def test_the_self_check_page_imports_the_document_model() -> None:
     """symattn/exercises/self_check.py takes from render blocks, ``Document`` and
     ``render`` (and a few helpers): no printer, no piece of HTML."""
-    blocks = importlib.import_module("symattn.render.blocks")
-    page_blocks = importlib.import_module("symattn.render.page_blocks")
-    model = set(blocks.__all__) | set(page_blocks.__all__) | SELF_CHECK_HELPERS
+    model = set(SELF_CHECK_HELPERS)
+    for blocks in BLOCK_MODULES:  # every producer's blocks
+        model |= set(importlib.import_module(f"symattn.render.{blocks}").__all__)
     names = _render_names("symattn.exercises.self_check")
     assert {"Document", "AnswerGrid", "render"} <= names
     assert names <= model, sorted(names - model)

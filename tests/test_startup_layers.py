@@ -27,6 +27,27 @@ TEXT_ONLY = (
     "symattn.render.tex",
     "symattn.render.tex_document",
 )
+#: The blocks of the producers but a derivation: check's, the sheet's, the reports', the
+#: self-check page's and the Moodle question's (and the union of all, a type checker's name).
+OTHER_BLOCKS = (
+    "symattn.render.check_blocks",
+    "symattn.render.sheet_blocks",
+    "symattn.render.report_blocks",
+    "symattn.render.page_blocks",
+    "symattn.render.quiz_blocks",
+)
+
+#: ``symattn derive --example seed`` run in-process as the console script starts it (argv[0]
+#: ``symattn``: the package does not bind its API), then the symattn modules it loaded, read
+#: from ``sys.modules`` (which holds what ``importlib`` loaded too; ``-X importtime`` may not).
+IN_PROCESS = """
+import contextlib, io, json, sys
+sys.argv = ["symattn"]
+from symattn.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(["derive", "--example", "seed"])
+print(json.dumps([status, sorted(m for m in sys.modules if m.startswith("symattn"))]))
+"""
 
 
 def loaded(*args: str, cwd: Path) -> set[str]:
@@ -59,6 +80,24 @@ def test_derive_loads_neither_check_nor_classes_nor_html(tmp_path: Path) -> None
     assert "symattn.compute.pipeline" in names and "symattn.render.text" in names
     assert under(names, ("symattn.check", *CLASS, *WRITERS)) == []
     assert under(names, TEXT_ONLY) == []  # the topics: tests/test_lazy_topics.py
+    assert "symattn.render.blocks" in names and under(names, OTHER_BLOCKS) == []
+
+
+def test_derive_loads_the_blocks_of_a_derivation_only(tmp_path: Path) -> None:
+    """What the derivation loaded, however loaded: not the other producers' blocks."""
+    env = {k: v for k, v in os.environ.items() if k != "SYMATTN_DEBUG"}
+    done = subprocess.run(
+        [sys.executable, "-c", IN_PROCESS],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    status, names = json.loads(done.stdout.splitlines()[-1])
+    assert status == 0 and "symattn.render.text" in names and "symattn.render.blocks" in names
+    assert under(set(names), (*OTHER_BLOCKS, *TEXT_ONLY, *WRITERS)) == []
 
 
 @pytest.mark.slow

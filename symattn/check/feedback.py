@@ -18,6 +18,7 @@ from ..formula import Name, Sub, Sym
 from ..messages import Entries, Message
 from ..render import (
     AnswerBox,
+    Block,
     CheckedStep,
     Diagnoses,
     DiagnosisItem,
@@ -120,8 +121,8 @@ def feedback_document(
 
 def _checked_step(
     result: CheckResult, step: StepResult, w: Words, digits: int, show_key: bool
-) -> CheckedStep:
-    blocks: list[Remark | EntryList | Diagnoses | AnswerBox] = []
+) -> CheckedStep[Block]:
+    blocks: list[Remark | EntryList | Diagnoses | AnswerBox[Block]] = []
     if step.error is not None:
         blocks.append(Remark(step.error))
     if step.carried_forward:
@@ -188,7 +189,7 @@ def _page_message(d: Diagnosis, step: StepResult, show_key: bool) -> Message:
 
 def _answer_box(
     result: CheckResult, step_id: str, i: int, j: int, digits: int, w: Words
-) -> AnswerBox:
+) -> AnswerBox[Block]:
     """The key's working of entry (i, j): the derived row of its step, and its own lines
     (after the sum Σᵢ that a softmax line names)."""
     wanted = (Name(step_id, i, j), Sub(Sym("Sigma"), str(i + 1)))

@@ -21,73 +21,88 @@ from ..errors import SymattnError
 from ..formula import Sym
 from ..steps import Step, StepSpec, set_formula_printer
 from ..words import set_math_printer, words
-from .blocks import (
-    AnswerBox,
-    AnswerBoxes,
-    BarRow,
-    Bars,
-    Bin,
-    Block,
-    CheckedStep,
-    Columns,
-    CountRow,
-    Counts,
-    Diagnoses,
-    DiagnosisItem,
-    Display,
-    EntryList,
-    EntryRow,
-    FromKey,
-    GivenMatrices,
-    Heading,
-    Headline,
-    Heatmap,
-    Histogram,
-    KeySection,
-    Legend,
-    NameLine,
-    Notice,
-    Remark,
-    Sentence,
-    SubHeading,
-    Tokens,
-    Verdict,
-    Vocabulary,
-)
+from .block_type import Block
+from .blocks import Display, Heading, Heatmap, Sentence
 from .build import derivation_document
 from .document import BlockWriter, Document, NodePrinter
 from .general import formula_text, general_line, general_lines, says_given
 from .given import given_notes, scale_note
 from .kinds import build_blocks, step_blocks
 from .options import BINARY_FORMATS, DOCUMENT_FORMATS, FORMATS, INTERNAL_FORMATS, RenderOptions
-from .page_blocks import (
-    AnswerGrid,
-    DiagnosisTemplate,
-    HandIn,
-    Main,
-    MaskMatrix,
-    Noscript,
-    PageData,
-    PageSection,
-    Script,
-    Tally,
-)
-from .quiz_blocks import ClozeCell, QuizTable
 from .text import line_text, render_text, text_blocks, width
 from .unicode_math import UnicodeMath
 from .view import View, view_of
 from .voice import text_voice
 from .walker import plain_table, title_fact, title_of
 
-if TYPE_CHECKING:  # the writers but the terminal's load when first asked for (start-up)
+if TYPE_CHECKING:  # the writers but the terminal's, and the blocks but a derivation's, load
+    # when first asked for (start-up)
+    from .check_blocks import (
+        AnswerBox,
+        CheckedStep,
+        Diagnoses,
+        DiagnosisItem,
+        EntryList,
+        EntryRow,
+        Remark,
+        Verdict,
+    )
     from .json_out import dumps
     from .latex import display, latex_blocks, latex_voice, sentence
+    from .page_blocks import (
+        AnswerGrid,
+        DiagnosisTemplate,
+        HandIn,
+        Main,
+        MaskMatrix,
+        Noscript,
+        PageData,
+        PageSection,
+        Script,
+        Tally,
+    )
+    from .quiz_blocks import ClozeCell, QuizTable
+    from .report_blocks import (
+        BarRow,
+        Bars,
+        Bin,
+        Columns,
+        CountRow,
+        Counts,
+        Headline,
+        Histogram,
+        Legend,
+        Notice,
+        SubHeading,
+    )
+    from .sheet_blocks import (
+        AnswerBoxes,
+        FromKey,
+        GivenMatrices,
+        KeySection,
+        NameLine,
+        Tokens,
+        Vocabulary,
+    )
     from .tex import TexPrinter, text_escape
     from .tex_document import document as latex_document
     from .tex_document import needs_xelatex
 
-#: The names of the writers that load at their first use: name → (module, its name there).
+#: The blocks of every producer but a derivation (:mod:`.block_type`), loaded at their
+#: first use: each line is a module and names it gives.
+_BLOCKS = """
+check_blocks AnswerBox CheckedStep Diagnoses DiagnosisItem EntryList EntryRow Remark Verdict
+page_blocks AnswerGrid DiagnosisTemplate HandIn Main MaskMatrix
+page_blocks Noscript PageData PageSection Script Tally
+quiz_blocks ClozeCell QuizTable
+report_blocks BarRow Bars Bin Columns CountRow Counts Headline Histogram Legend Notice
+report_blocks SubHeading
+sheet_blocks AnswerBoxes FromKey GivenMatrices KeySection NameLine Tokens Vocabulary
+"""
+#: The names that load at their first use: name → (module, its name there): those blocks,
+#: and the writers but the terminal's.
 _LAZY = {
+    **{n: ("." + m, n) for m, *names in map(str.split, _BLOCKS.strip().split("\n")) for n in names},
     "dumps": (".json_out", "dumps"),
     "display": (".latex", "display"),
     "latex_blocks": (".latex", "latex_blocks"),

@@ -24,9 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..formula import Math
-from .blocks import Block
+
+if TYPE_CHECKING:
+    from .block_type import Block
 
 __all__ = ["BlockWriter", "Document", "NodePrinter"]
 

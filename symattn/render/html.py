@@ -15,31 +15,14 @@ its style sheet are :mod:`.html_page`; the heatmap is a table of shaded cells.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element
 
 from ..formula import Join, Math, Name
 from ..messages import Voice, say
 from ..printing import Notation
 from ..words import Words, words
-from .blocks import (
-    AnswerBox,
-    Bars,
-    Block,
-    CheckedStep,
-    Counts,
-    Diagnoses,
-    Display,
-    EntryList,
-    Heading,
-    Headline,
-    Heatmap,
-    Histogram,
-    Legend,
-    Remark,
-    Sentence,
-    SubHeading,
-    Verdict,
-)
+from .blocks import Display, Heading, Heatmap, Sentence
 from .document import Document
 from .html_counts import COUNTS_STYLE, bars_html, counts_html, histogram_html, legend_html
 from .html_page import esc, fragment, heatmap_html, page
@@ -47,6 +30,11 @@ from .html_page_blocks import PageBlockWriter
 from .mathml import display_element, math_element, serialize, split_alignment
 from .tex import TexPrinter
 from .text import MARKS
+
+if TYPE_CHECKING:
+    from .block_type import Block
+    from .check_blocks import AnswerBox, CheckedStep, Diagnoses, EntryList, Remark, Verdict
+    from .report_blocks import Bars, Counts, Headline, Histogram, Legend, SubHeading
 
 __all__ = [
     "HtmlWriter",
@@ -159,7 +147,7 @@ class HtmlWriter(PageBlockWriter):
         ]
         self.open_main = True
 
-    def _write_CheckedStep(self, block: CheckedStep) -> None:
+    def _write_CheckedStep(self, block: CheckedStep[Block]) -> None:
         mark = "✓" if block.good else ("✗" if block.entries else "·")
         css = "ok" if block.good else "bad"
         badge = f'<span class="badge {css}">{mark} {esc(block.status_word)}</span>'
@@ -210,7 +198,7 @@ class HtmlWriter(PageBlockWriter):
                 f"{esc(d.page_name)}</strong> — {say(d.page_message, voice)}</div>"
             )
 
-    def _write_AnswerBox(self, block: AnswerBox) -> None:
+    def _write_AnswerBox(self, block: AnswerBox[Block]) -> None:
         if not block.lines:  # an empty line, as the page always had
             self.out.append("")
             return

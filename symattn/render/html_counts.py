@@ -3,8 +3,12 @@ histogram of CSS bars (no script, no image), and the styles they need."""
 
 from __future__ import annotations
 
-from .blocks import Bars, Counts, Histogram, Legend
+from typing import TYPE_CHECKING
+
 from .html_page import esc
+
+if TYPE_CHECKING:
+    from .report_blocks import Bars, Counts, Histogram, Legend
 
 __all__ = ["COUNTS_STYLE", "bars_html", "counts_html", "histogram_html", "legend_html"]
 

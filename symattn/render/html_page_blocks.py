@@ -11,27 +11,31 @@ mark ``mk-…``); the data is JSON that can stand inside its ``<script>`` elemen
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..messages import Voice, say
 from ..words import Words
-from .blocks import Block, Sentence, Tokens, Vocabulary
+from .blocks import Sentence
 from .document import BlockWriter
 from .html_page import esc
 from .mathml import math_element, serialize
-from .page_blocks import (
-    AnswerGrid,
-    DiagnosisTemplate,
-    HandIn,
-    Main,
-    MaskMatrix,
-    Noscript,
-    PageData,
-    PageSection,
-    Script,
-    Tally,
-)
 from .tex import TexPrinter
+
+if TYPE_CHECKING:
+    from .block_type import Block
+    from .page_blocks import (
+        AnswerGrid,
+        DiagnosisTemplate,
+        HandIn,
+        Main,
+        MaskMatrix,
+        Noscript,
+        PageData,
+        PageSection,
+        Script,
+        Tally,
+    )
+    from .sheet_blocks import Tokens, Vocabulary
 
 __all__ = ["PageBlockWriter", "script_json"]
 

@@ -7,6 +7,7 @@ format — terminal, LaTeX, Markdown, HTML — then writes it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..derivation import Derivation
 from ..entries import DotEntry, JacobianEntry, MaskEntry, ScaleEntry, SoftmaxEntry
@@ -38,11 +39,13 @@ from ..numbers import NegInf, round_half_away
 from ..steps import Kind, Ref, Step
 from ..topics import CORE_KINDS, TopicTable
 from ..words import Words
-from .blocks import Block
 from .general import says_given
 from .options import RenderOptions
 from .view import view_of
 from .walker import ENTRY_LIMIT, KindMethod, Walker, divisor_symbol, heatmap
+
+if TYPE_CHECKING:
+    from .block_type import Block
 
 __all__ = ["KINDS", "build_blocks", "step_blocks"]
 

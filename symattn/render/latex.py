@@ -4,34 +4,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..formula import Name
 from ..messages import Voice, say
 from ..printing import Notation
 from ..words import Words, words
-from .blocks import (
-    AnswerBox,
-    AnswerBoxes,
-    Block,
-    CheckedStep,
-    Diagnoses,
-    Display,
-    EntryList,
-    FromKey,
-    GivenMatrices,
-    Heading,
-    Heatmap,
-    KeySection,
-    NameLine,
-    Remark,
-    Sentence,
-    Tokens,
-    Verdict,
-    Vocabulary,
-)
+from .blocks import Display, Heading, Heatmap, Sentence
 from .document import BlockWriter, Document
+from .sheet_blocks import AnswerBoxes
 from .tex import TexPrinter, text_escape
 from .tex_document import document as tex_document
+
+if TYPE_CHECKING:
+    from .block_type import Block
+    from .check_blocks import AnswerBox, CheckedStep, Diagnoses, EntryList, Remark, Verdict
+    from .sheet_blocks import FromKey, GivenMatrices, KeySection, NameLine, Tokens, Vocabulary
 
 #: An exercise sheet's answer box: a frame as wide as the widest answer and one line high.
 BOX = "\\newcommand{\\answerbox}[1]{\\fbox{\\rule[-0.45em]{0pt}{1.5em}\\hspace{#1em}}}"
@@ -128,7 +116,7 @@ class LatexWriter(BlockWriter):
         self.after_title.append(f"\\noindent {text_escape(block.source)}")
         self.out += [text_escape(block.score), text_escape(block.verdict)]
 
-    def _write_CheckedStep(self, block: CheckedStep) -> None:
+    def _write_CheckedStep(self, block: CheckedStep[Block]) -> None:
         symbol = "\\checkmark" if block.good else "\\times"
         first = f" {text_escape(block.first_label)}" if block.first else ""
         self.out.append(
@@ -164,7 +152,7 @@ class LatexWriter(BlockWriter):
             self.out.append(f"\\item \\textbf{{{text_escape(d.name)}}}: {message}")
         self.out.append("\\end{itemize}")
 
-    def _write_AnswerBox(self, block: AnswerBox) -> None:
+    def _write_AnswerBox(self, block: AnswerBox[Block]) -> None:
         self.out.append(text_escape(block.heading))
         for inner in block.step:
             if isinstance(inner, Display):
@@ -199,7 +187,7 @@ class LatexWriter(BlockWriter):
         lines.append(compact.replace(" = ", " &= ", 1))
         self.out.append("\\begin{align*}\n  " + " \\\\\n  ".join(lines) + "\n\\end{align*}")
 
-    def _write_FromKey(self, block: FromKey) -> None:
+    def _write_FromKey(self, block: FromKey[Block]) -> None:
         self.out += latex_blocks(block.blocks, self.printer, standalone=False)
 
     def _write_AnswerBoxes(self, block: AnswerBoxes) -> None:
@@ -213,7 +201,7 @@ class LatexWriter(BlockWriter):
             f"\\textit{{{text_escape(block.working)}}}\\par\\vspace{{{block.lines}\\baselineskip}}"
         )
 
-    def _write_KeySection(self, block: KeySection) -> None:
+    def _write_KeySection(self, block: KeySection[Block]) -> None:
         self.out.append("\\Needspace{12\\baselineskip}")
         self.out.append(f"\\section*{{{text_escape(block.title)}}}")
         derived = latex_blocks(block.blocks, self.printer, standalone=False)

@@ -7,10 +7,14 @@ array, \\frac, \\sqrt, \\text …); the test suite renders each one with KaTeX.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from .blocks import Block, Display, Heading, Heatmap, Sentence
+from .blocks import Display, Heading, Heatmap, Sentence
 from .document import BlockWriter, Document
 from .tex import TexPrinter
+
+if TYPE_CHECKING:
+    from .block_type import Block
 
 __all__ = ["MarkdownWriter", "markdown_blocks", "math_fragments", "math_only"]
 

@@ -23,13 +23,18 @@ from __future__ import annotations
 
 import html
 import re
+from typing import TYPE_CHECKING
 
 from ..formula import Math, Name, Value
 from ..printing import pretty
-from .blocks import Heading, Sentence, Tokens
+from .blocks import Heading, Sentence
 from .document import BlockWriter, Document, NodePrinter
-from .quiz_blocks import ClozeCell, QuizTable
+from .quiz_blocks import ClozeCell
 from .unicode_math import UnicodeMath
+
+if TYPE_CHECKING:
+    from .quiz_blocks import QuizTable
+    from .sheet_blocks import Tokens
 
 __all__ = ["MoodleMath", "MoodleWriter", "render_moodle"]
 

@@ -7,7 +7,7 @@ script; the script's data and the scripts themselves are blocks too (:class:`Pag
 :class:`Script`), so the HTML writer writes the whole page from its document.
 
 The two containers take the type of what they hold as a parameter (``Main[Block]``):
-:data:`.blocks.Block` counts these blocks among its own, so this module cannot name it.
+:data:`.block_type.Block` counts these blocks among its own, so this module cannot name it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ __all__ = [
     "Tally",
 ]
 
-#: What a container holds: the blocks of :mod:`.blocks` (``Block``).
+#: What a container holds: the blocks of a document (``Block``, :mod:`.block_type`).
 B = TypeVar("B")
 
 
@@ -128,7 +128,7 @@ class Script:
     text: str
 
 
-#: The page's blocks that hold no others (the containers are in :data:`.blocks.Block`).
+#: The page's blocks that hold no others (the containers are in :data:`.block_type.Block`).
 PageBlock = Union[
     Noscript, Tally, HandIn, MaskMatrix, AnswerGrid, DiagnosisTemplate, PageData, Script
 ]

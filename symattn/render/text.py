@@ -9,30 +9,22 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..formula import Cell, Line, Table
 from ..messages import say
 from ..numbers import ExpRatio, NegInf, Surd
 from ..printing import TERMINAL
 from ..words import words
-from .blocks import (
-    AnswerBox,
-    Block,
-    CheckedStep,
-    Columns,
-    Diagnoses,
-    Display,
-    EntryList,
-    Heading,
-    Heatmap,
-    Notice,
-    Remark,
-    Sentence,
-    Verdict,
-)
+from .blocks import Display, Heading, Heatmap, Sentence
 from .document import BlockWriter, Document
 from .unicode_math import UnicodeMath
 from .voice import text_voice
+
+if TYPE_CHECKING:
+    from .block_type import Block
+    from .check_blocks import AnswerBox, CheckedStep, Diagnoses, EntryList, Remark, Verdict
+    from .report_blocks import Columns, Notice
 
 __all__ = ["MARKS", "TextWriter", "heatmap_lines", "render_text", "rjust", "text_blocks", "width"]
 
@@ -181,7 +173,7 @@ class TextWriter(BlockWriter):
     def _write_Verdict(self, block: Verdict) -> None:
         self.out += [block.score, block.verdict]
 
-    def _write_CheckedStep(self, block: CheckedStep) -> None:
+    def _write_CheckedStep(self, block: CheckedStep[Block]) -> None:
         symbol = "✓" if block.good else ("✗" if block.entries or block.error else "·")
         head = f"{'▶' if block.first else ' '} {block.title}  {symbol} {block.status_word}"
         self.out += ["", head + (f"   {block.first_label}" if block.first else "")]
@@ -212,7 +204,7 @@ class TextWriter(BlockWriter):
         for d in block.items:
             self.out.append(f"      • {d.name} — {say(d.message, self.voice)}")
 
-    def _write_AnswerBox(self, block: AnswerBox) -> None:
+    def _write_AnswerBox(self, block: AnswerBox[Block]) -> None:
         self.out.append(f"    {block.heading}")
         for line in block.lines:
             self.out += line_text(line, self.printer, "      ")

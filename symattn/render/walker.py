@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..derivation import Derivation
 from ..entries import Ref
@@ -36,11 +37,14 @@ from ..plan import result_step
 from ..steps import Kind, Step
 from ..topics import CORE_KINDS, kind_rules
 from ..words import MathName, Words
-from .blocks import Block, Display, Heading, Heatmap, Sentence, math_part
+from .blocks import Display, Heading, Heatmap, Sentence, math_part
 from .general import divisor_symbol, general_line
 from .given import given_notes, given_shown, scale_sentence
 from .options import RenderOptions
 from .view import ROWS, View
+
+if TYPE_CHECKING:
+    from .block_type import Block
 
 __all__ = [
     "DISPLAY_LIMIT",
