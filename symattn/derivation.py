@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from .entries import EntryFormula, entry_formula
 from .errors import SymattnError
 from .problem import Matrix, Problem
+from .record import Record
 from .steps import Step, StepSpec
 
 __all__ = ["TOLERANCE", "Crosscheck", "Derivation", "named", "set_presenter", "sizes"]
@@ -18,8 +19,7 @@ __all__ = ["TOLERANCE", "Crosscheck", "Derivation", "named", "set_presenter", "s
 TOLERANCE = 1e-12
 
 
-@dataclass(frozen=True)
-class Crosscheck:
+class Crosscheck(Record):
     """Largest errors of the float64 path against the exact values."""
 
     max_abs_error: float
@@ -89,8 +89,7 @@ def named(problem: Problem) -> str:
     return f"{title}({os.path.basename(problem.source) or problem.source})"
 
 
-@dataclass(frozen=True)
-class Derivation:
+class Derivation(Record):
     """The whole derivation of one problem: its steps, in order (docs/json-output.md).
 
     ``matrices`` holds every matrix a step may name: the steps, and the matrices the

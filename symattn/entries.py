@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import decimal
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Union
 
 from .numbers import NEG_INF, NegInf, decimal_context
 from .problem import Matrix, Problem
+from .record import Record
 from .steps import Kind, Ref, Step
 
 __all__ = [
@@ -32,8 +32,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Product:
+class Product(Record):
     """One term ``left · right`` of a dot product."""
 
     left: Ref
@@ -42,8 +41,7 @@ class Product:
     right_value: Any
 
 
-@dataclass(frozen=True)
-class DotEntry:
+class DotEntry(Record):
     """``target = Σ_k left_k · right_k``, every term kept, zeros included."""
 
     target: Ref
@@ -51,8 +49,7 @@ class DotEntry:
     value: Any
 
 
-@dataclass(frozen=True)
-class ScaleEntry:
+class ScaleEntry(Record):
     """``target = source / divisor``."""
 
     target: Ref
@@ -63,8 +60,7 @@ class ScaleEntry:
     value: Any
 
 
-@dataclass(frozen=True)
-class MaskEntry:
+class MaskEntry(Record):
     """``target = source`` where the mask allows it, else −∞."""
 
     target: Ref
@@ -74,8 +70,7 @@ class MaskEntry:
     value: Any
 
 
-@dataclass(frozen=True)
-class SoftmaxEntry:
+class SoftmaxEntry(Record):
     """``target = exp(numerator) / Σ exp(row)`` over the unmasked entries of the row."""
 
     target: Ref
@@ -86,8 +81,7 @@ class SoftmaxEntry:
     total: Decimal | None = None  # their sum
 
 
-@dataclass(frozen=True)
-class JacobianEntry:
+class JacobianEntry(Record):
     """``target = a_j (g_j − Σ_k a_k g_k)``: row i of the softmax Jacobian applied to g.
 
     ``weights`` and ``upstream`` are the row's entries (a_k and g_k = dL/da_k); the Jacobian
@@ -102,8 +96,7 @@ class JacobianEntry:
     jacobian: tuple[tuple[Decimal, ...], ...] | None = None
 
 
-@dataclass(frozen=True)
-class LookupEntry:
+class LookupEntry(Record):
     """``target`` copied from row ``token_id`` of the embedding."""
 
     target: Ref
@@ -112,8 +105,7 @@ class LookupEntry:
     value: Any
 
 
-@dataclass(frozen=True)
-class GivenEntry:
+class GivenEntry(Record):
     """An entry given in the problem file (or copied, or taken from a block)."""
 
     target: Ref

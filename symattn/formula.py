@@ -9,11 +9,12 @@ is ``x₁,₁·wq₁,₁`` in the terminal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from typing import Any, Union
+
+from .record import Record
 
 __all__ = [
     "Brackets",
@@ -48,8 +49,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Name:
+class Name(Record):
     """A matrix (no row), a row vector (no column) or an entry, by the notation."""
 
     matrix: str
@@ -58,8 +58,7 @@ class Name:
     transposed: bool = False
 
 
-@dataclass(frozen=True)
-class Sym:
+class Sym(Record):
     """A fixed symbol: ``d_k``, ``d_model``, ``sqrt_dk`` (√d_k), ``c``, ``E`` (the
     embedding table), ``diag``, ``softmax``, ``J``, ``Sigma``, ``sum_k``, ``to``,
     ``mapsto``, ``mid``, ``quad`` (a space between a formula and its note), ``half`` (½),
@@ -68,46 +67,40 @@ class Sym:
     name: str
 
 
-@dataclass(frozen=True)
-class Lit:
+class Lit(Record):
     """Math written the same everywhere: a number, a decimal already rounded."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class Label:
+class Label(Record):
     """Words inside a formula: a token, or a word of :mod:`symattn.words`."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class Value:
+class Value(Record):
     """An exact value (inline: fractions written with a slash, as in an exponent)."""
 
     value: Any
     inline: bool = False
 
 
-@dataclass(frozen=True)
-class Number:
+class Number(Record):
     """A value substituted into a formula: exact when short, else its ``decimal``."""
 
     value: Any
     decimal: str | None = None
 
 
-@dataclass(frozen=True)
-class Dec:
+class Dec(Record):
     """A decimal shown as such (``4.1133``; very large or small: ``a × 10^k``)."""
 
     value: Decimal
     digits: int
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(Record):
     """A matrix entry: its exact value and its decimal (None when symbolic or not
     asked for); the printer chooses which to show, unless ``prefer_decimal`` says."""
 
@@ -116,8 +109,7 @@ class Cell:
     prefer_decimal: bool | None = None
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Record):
     """The value of an entry after its formula: ``= exact ≈ decimal``, each part shown
     when it says something (an integer needs no decimal; a long closed form is left to
     the matrix)."""
@@ -129,47 +121,40 @@ class Result:
     symbolic: bool = False
 
 
-@dataclass(frozen=True)
-class Frac:
+class Frac(Record):
     num: Math
     den: Math
 
 
-@dataclass(frozen=True)
-class Exp:
+class Exp(Record):
     """``e`` to the power of ``exponent``."""
 
     exponent: Math
 
 
-@dataclass(frozen=True)
-class Root:
+class Root(Record):
     """The square root of ``body``: √(σ² + ε)."""
 
     body: Math
 
 
-@dataclass(frozen=True)
-class Paren:
+class Paren(Record):
     body: Math
 
 
-@dataclass(frozen=True)
-class Brackets:
+class Brackets(Record):
     """``[ body ]``: the heads' outputs set side by side."""
 
     body: Math
 
 
-@dataclass(frozen=True)
-class Norm:
+class Norm(Record):
     """The (Euclidean, Frobenius) norm of ``body``: ‖O − T‖."""
 
     body: Math
 
 
-@dataclass(frozen=True)
-class Minus:
+class Minus(Record):
     """A term that is subtracted in a :class:`Sum`."""
 
     body: Math
@@ -184,8 +169,7 @@ class Glue(Enum):
     SPACE = ("space", " ", " ")  # a_{1,1} v_1  /  a₁,₁ v₁
 
 
-@dataclass(frozen=True)
-class Product:
+class Product(Record):
     """Factors side by side.  ``flips``: the factors of a matrix product (or of one term of
     an entry of it): the column layout, where every matrix is transposed, writes them the
     other way round (X W_Q becomes W_Q X)."""
@@ -195,31 +179,27 @@ class Product:
     flips: bool = False
 
 
-@dataclass(frozen=True)
-class Sum:
+class Sum(Record):
     """Terms added (a term printed with a leading minus is subtracted); a chain may
     break a long sum between its terms."""
 
     terms: tuple[Math, ...]
 
 
-@dataclass(frozen=True)
-class Concat:
+class Concat(Record):
     """Pieces written one after another, with nothing between them."""
 
     parts: tuple[Math, ...]
 
 
-@dataclass(frozen=True)
-class Sub:
+class Sub(Record):
     """``base`` with a subscript: E_{1,:}, J_{1}, Σ_{1}."""
 
     base: Math
     sub: str
 
 
-@dataclass(frozen=True)
-class Sup:
+class Sup(Record):
     """``base`` with a superscript: ``"T"`` (transposed: [K_cache; k₃]ᵀ) or a digit
     (‖O − T‖²)."""
 
@@ -227,15 +207,13 @@ class Sup:
     sup: str
 
 
-@dataclass(frozen=True)
-class Vector:
+class Vector(Record):
     """A row vector, elided past the display limit."""
 
     items: tuple[Math, ...]
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Record):
     """A matrix of cells; -1 in ``rows``/``cols`` marks the elided middle (⋯).  With
     labels, the printer may set the tokens beside and above it."""
 
@@ -248,13 +226,11 @@ class Table:
     labelled: bool = False  # on paper, set the tokens beside and above (scores, weights)
 
 
-@dataclass(frozen=True)
-class Cases:
+class Cases(Record):
     rows: tuple[tuple[Math, Math], ...]
 
 
-@dataclass(frozen=True)
-class Relation:
+class Relation(Record):
     """``left rel right`` inside a formula: n = 2, 我 ↦ 1, √d_k = √2 (no ``left``:
     ``≈ 4.1133`` after a line)."""
 
@@ -263,8 +239,7 @@ class Relation:
     right: Math
 
 
-@dataclass(frozen=True)
-class Join:
+class Join(Record):
     """Items with a separator between them: ``dims`` (n = 2, d_k = 2), ``list``
     (我 ↦ 1, 爱 ↦ 2), ``bar`` (我 | 爱), ``comma`` (O1, O2)."""
 
@@ -302,8 +277,7 @@ Math = Union[
 ]
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Record):
     """One displayed line: ``lhs rel₁ rhs₁ rel₂ rhs₂ …`` then ``tail``.
 
     ``aligned`` lines are set under one another at their first relation; a chain that

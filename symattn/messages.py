@@ -22,7 +22,6 @@ is written as it is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from string import Formatter
@@ -31,6 +30,7 @@ from typing import Any, Union
 from .formula import Math as Formula
 from .formula import Sym
 from .printing import TERMINAL
+from .record import Record
 from .words import MATH_FIELD, MathName, Part, Words
 
 __all__ = [
@@ -53,8 +53,7 @@ __all__ = [
 Piece = Union[str, Formula, MathName]
 
 
-@dataclass(frozen=True)
-class Entries:
+class Entries(Record):
     """Entries of a step, 0-based and as the student's paper writes them (a column-layout
     student's (j, i)): ``a₁,₁, a₁,₂ and a₂,₁``, shortened past six."""
 
@@ -62,8 +61,7 @@ class Entries:
     cells: tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True)
-class Title:
+class Title(Record):
     """The title of a step in the writer's language; ``variant`` picks another wording of
     it (``X_given``: the embeddings were given, not looked up)."""
 
@@ -71,23 +69,20 @@ class Title:
     variant: str | None = None
 
 
-@dataclass(frozen=True)
-class Titles:
+class Titles(Record):
     """Several steps' titles, joined with the language's list separator."""
 
     steps: tuple[str | Title, ...]
 
 
-@dataclass(frozen=True)
-class Math:
+class Math(Record):
     """A formula tree of :mod:`symattn.formula` (or an exact SymPy value), printed by the
     writer's own math printer."""
 
     node: Any
 
 
-@dataclass(frozen=True)
-class Joined:
+class Joined(Record):
     """Several facts (phrases, numbers …), joined with the words of ``separator`` (a key
     of words/)."""
 
@@ -99,8 +94,7 @@ class Joined:
 Fact = Union[str, int, Decimal, Fraction, Entries, Title, Titles, Math, Joined, "Message"]
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(Record):
     """A key of :mod:`symattn.words` and the facts its template names; ``variant`` picks
     the template ``key.variant`` where the language has one (``column``: the words of the
     column layout); ``then`` is said right after it (a sentence's ending)."""
@@ -121,8 +115,7 @@ class Message:
         return Message(self.key, self.facts, self.variant, ending)
 
 
-@dataclass(frozen=True)
-class Voice:
+class Voice(Record):
     """How one writer writes the pieces of a message: ``text`` escapes words and typed text
     for the format, ``math`` prints a :class:`Math` fact's tree (and the math a sentence
     names, ``{math:sqrt_dk}``, as the symbol of that name), ``entry`` names entry (i, j)

@@ -29,7 +29,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -199,6 +198,8 @@ def _replacing(
     tmp: str | None = None
     try:
         try:
+            import tempfile  # loads when a file is written (start-up, issue 24)
+
             fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=real.parent)
         except OSError as exc:
             raise _cannot(path, exc) from None

@@ -11,10 +11,11 @@ it can key a cache and nothing can change it after :func:`symattn.load` built it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .errors import SymattnError
+from .record import Record
 
 __all__ = [
     "LAID_OUT",
@@ -39,7 +40,7 @@ Mask = tuple[tuple[bool, ...], ...]
 """A keep-mask: True where query i may attend to key j."""
 
 
-class TopicConfig:
+class TopicConfig(Record):
     """What a topic (:mod:`symattn.topics`) keeps of a problem file: each topic's config is
     a frozen dataclass of this kind, hashable like the rest of the problem."""
 
@@ -48,8 +49,7 @@ class TopicConfig:
         return {}
 
 
-@dataclass(frozen=True)
-class Lookup:
+class Lookup(Record):
     """The embedding lookup: which token became which id, and so which row of X."""
 
     text: str
@@ -57,8 +57,7 @@ class Lookup:
     ids: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Shapes:
+class Shapes(Record):
     """The sizes of a problem : d_k and d_v are per head."""
 
     n: int
@@ -83,8 +82,7 @@ class Shapes:
         }
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Record):
     """A validated attention problem , exact values throughout."""
 
     source: str
@@ -192,8 +190,7 @@ _MATRICES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "ta
 _HASHED = tuple(name for name in Problem.__dataclass_fields__ if name not in ("_hash", "source"))
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(Record):
     """A matrix the problem gives: a field of :class:`~symattn.problem.Problem`, or the
     block of its columns ``start … stop − 1`` that one head takes."""
 
@@ -210,8 +207,7 @@ class Source:
         return matrix
 
 
-@dataclass(frozen=True)
-class Ref:
+class Ref(Record):
     """One entry of a named matrix; ``row`` and ``col`` are 0-based."""
 
     matrix: str

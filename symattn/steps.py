@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
@@ -43,6 +43,7 @@ from .numbers import (
 )
 from .printing import StrPrinter
 from .problem import Matrix, Ref, Source
+from .record import Record
 
 __all__ = ["Kind", "Plan", "Ref", "Source", "Step", "StepSpec", "Values", "set_formula_printer"]
 
@@ -121,8 +122,7 @@ for _name, _value in {
     type.__setattr__(Kind, _name, Kind(_value))
 
 
-@dataclass(frozen=True, kw_only=True)
-class StepSpec:
+class StepSpec(Record, kw_only=True):
     """One step of the plan: what it is, what it is made from, how it is written."""
 
     id: str
@@ -163,8 +163,7 @@ class StepSpec:
         return replace(self, **changes)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Record):
     """Steps in order, and the matrices they name that the problem gives.
 
     The plan of a problem is written by :func:`symattn.plan.forward_plan`; a mistake
@@ -217,8 +216,7 @@ def set_formula_printer(printer: Callable[[StepSpec], str]) -> None:
     _FORMULA[:] = [printer]
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Record):
     """One matrix of the derivation: its spec, exact entries and high-precision values."""
 
     spec: StepSpec

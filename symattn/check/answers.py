@@ -21,7 +21,7 @@ import difflib
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from ..load.files import csv_dialect, csv_rows, read_text
 from ..load.grammar import ValueSyntaxError
 from ..load.matrix_text import looks_like_matrix, split_matrix
 from ..load.readings import Reading, read_answer
+from ..record import Record
 
 __all__ = ["Answers", "Given", "answer_steps", "load_answers", "step_ids_of", "step_named"]
 
@@ -51,8 +52,7 @@ def answer_steps(key: Derivation) -> list[str]:
     return list(key.step_ids)
 
 
-@dataclass(frozen=True)
-class Given:
+class Given(Record):
     """One answered entry: what was written, and what it was read as (None: unreadable)."""
 
     text: str
@@ -77,8 +77,7 @@ class Given:
         return self.reading is not None and self.reading.exact
 
 
-@dataclass(frozen=True)
-class Answers:
+class Answers(Record):
     """A student's answers: step id → rows of entries (None = not answered)."""
 
     source: str

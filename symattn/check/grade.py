@@ -12,7 +12,6 @@ import glob
 import io
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..budget import time_budget
@@ -20,6 +19,7 @@ from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load.files import MAX_LISTED_FILES, check_readable, list_files
 from ..output import csv_cell
+from ..record import Record
 from .answers import answer_steps
 from .results import CheckResult
 from .run import check
@@ -29,8 +29,7 @@ __all__ = ["Graded", "Key", "Policy", "answer_files", "grade", "grade_pairs", "m
 ANSWER_SUFFIXES = (".json", ".toml")
 
 
-@dataclass(frozen=True)
-class Graded:
+class Graded(Record):
     """One answers file marked: its result, or why it could not be marked.  The one row of
     every batch: ``check FOLDER`` makes one per file, ``grade`` one per submission."""
 
@@ -53,8 +52,7 @@ class Graded:
         return out + [f"{s.id}:carried_forward" for s in steps if s.carried_forward]
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(Record):
     """How every file of a batch is marked: the tolerance, the places, the time limit."""
 
     tolerance: str | None = None

@@ -19,7 +19,6 @@ entries it explains, in English and in Chinese.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 
 from ..compute.floats import Array
@@ -29,6 +28,7 @@ from ..formula import Value
 from ..messages import Math, Message, Titles
 from ..numbers import rational_value
 from ..plan import Plan, backward_plan, forward_plan
+from ..record import Record
 from ..render import title_fact
 from . import diagnose
 from .answers import Answers, Given, answer_steps
@@ -74,8 +74,7 @@ def _is_close(g: Given, value: Decimal | None, tolerance: Decimal | None) -> boo
     return value is not None and close(g, value, tolerance)
 
 
-@dataclass(frozen=True)
-class _Trial:
+class _Trial(Record):
     """The step recomputed from some of the student's earlier answers."""
 
     steps: tuple[str, ...]

@@ -11,10 +11,9 @@ that view for one problem; :func:`entry_name` names an entry as written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..messages import Entries
 from ..printing import TERMINAL
+from ..record import Record
 from ..words import Words
 
 __all__ = ["Naming", "entry_name", "entry_names"]
@@ -35,8 +34,7 @@ def entry_names(language: Words, step_id: str, cells: list[tuple[int, int]]) -> 
     return language("list.and", items=language("list.sep").join(names[:-1]), last=names[-1])
 
 
-@dataclass(frozen=True)
-class Naming:
+class Naming(Record):
     """The names of a problem's entries in its layout ("row" or "column")."""
 
     layout: str = "row"

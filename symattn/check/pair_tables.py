@@ -12,8 +12,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..compute.variants import DecimalMatrix
 from ..derivation import Derivation
 from .answers import answer_steps
@@ -24,7 +22,6 @@ from .tables import MistakeTable, _differing, _shape, key_plan, rounded
 __all__ = ["PairTable", "pair_tables"]
 
 
-@dataclass(frozen=True)
 class PairTable(MistakeTable):
     """``second`` made on top of ``mistake`` (a scale mistake); ``facts`` are the pair's."""
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..derivation import Derivation, named
 from ..messages import Message, Voice, said_in, say
+from ..record import Record
 from ..render import text_voice
 from ..words import words
 
@@ -32,8 +33,7 @@ def set_presenter(fragment: Callable[[CheckResult], str]) -> None:
 STATUSES = ("ok", "wrong", "too_coarse", "invalid", "carried")
 
 
-@dataclass(frozen=True)
-class EntryResult:
+class EntryResult(Record):
     index: tuple[int, int]  # 1-based
     given: str
     expected: str  # the key's decimal (4 places, or as many as the student wrote)
@@ -46,8 +46,7 @@ class EntryResult:
         return self.status == "ok"
 
 
-@dataclass(frozen=True)
-class Diagnosis:
+class Diagnosis(Record):
     id: str
     message: Message  # what the mistake is, about which entries
     entries: tuple[tuple[int, int], ...] = ()  # 1-based: the entries it explains

@@ -16,7 +16,6 @@ which is what a student writing that many places would see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -27,6 +26,7 @@ from ..messages import Message
 from ..numbers import round_half_away
 from ..plan import Plan, backward_plan, forward_plan
 from ..problem import Problem
+from ..record import Record
 from .answers import answer_steps
 from .compare import evaluation
 from .mistakes import MISTAKES, OTHER_VIEW, Mistake, message, runs
@@ -50,8 +50,7 @@ def rounded(value: Decimal, places: int | None) -> str:
     return round_half_away(Fraction(value), places)
 
 
-@dataclass(frozen=True)
-class MistakeTable:
+class MistakeTable(Record):
     """One way of making one mistake, and the numbers it gives where they differ."""
 
     mistake: Mistake

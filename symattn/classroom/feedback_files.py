@@ -12,7 +12,6 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..check.feedback import render_feedback_latex
@@ -20,6 +19,7 @@ from ..check.feedback_html import render_feedback_html
 from ..check.results import CheckResult
 from ..errors import SymattnError
 from ..output import write_output
+from ..record import Record
 from ..render import needs_xelatex
 
 __all__ = ["FeedbackSheet", "compile_pdf", "write_feedback"]
@@ -28,8 +28,7 @@ __all__ = ["FeedbackSheet", "compile_pdf", "write_feedback"]
 MAX_COMPILE_SECONDS = 120
 
 
-@dataclass(frozen=True)
-class FeedbackSheet:
+class FeedbackSheet(Record):
     folder: str
     result: CheckResult
     score: tuple[str, str] | None = None  # (earned, max) points

@@ -28,7 +28,6 @@ import re
 import time
 import zipfile
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 from importlib import metadata
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any
 from ..check.feedback import score_line, step_feedback_lines
 from ..errors import SymattnError
 from ..load.files import read_text
+from ..record import Record
 from ..render import title_of
 from ..version import __version__
 from ..words import Words, words
@@ -165,8 +165,7 @@ def autograder_zip(directory: str | Path) -> bytes:
     return buffer.getvalue()
 
 
-@dataclass(frozen=True)
-class _Outcome:
+class _Outcome(Record):
     """What one run says: the row when a file was marked, else why not (a sentence)."""
 
     row: Graded | None

@@ -25,6 +25,7 @@ from ..compute import derivation
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..load import load
+from ..record import Record
 from .archive import Unpacked, is_zip, unpacked
 from .manifest import Entry, Manifest, read_manifest
 from .page_ids import page_mismatch
@@ -33,8 +34,7 @@ from .submissions import Matched, Skipped, match_submissions
 __all__ = ["ClassGrades", "Graded", "StepMark", "grade_class", "grade_submission", "step_marks"]
 
 
-@dataclass(frozen=True)
-class StepMark:
+class StepMark(Record):
     id: str
     points: Fraction
     earned: Fraction

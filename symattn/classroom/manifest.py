@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..errors import SymattnError
 from ..load.files import read_text
+from ..record import Record
 from ..version import __version__
 
 __all__ = ["FORMAT", "MANIFEST", "Entry", "Manifest", "read_manifest"]
@@ -31,8 +32,7 @@ def _number(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Record):
     """One student (or one numbered exercise) of the class."""
 
     folder: str
@@ -61,8 +61,7 @@ class Entry:
         }
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(Record):
     """The whole class set."""
 
     seed: int

@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..errors import SymattnError
 from ..load.checks import MAX_NAME_BYTES, MAX_STUDENTS
 from ..load.files import csv_dialect, csv_rows, read_text
+from ..record import Record
 
 __all__ = ["MAX_NAME_BYTES", "MAX_STUDENTS", "Student", "folder_name", "read_roster"]
 #: Longest folder name made from a name.
@@ -40,8 +40,7 @@ _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10))} | {
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
-@dataclass(frozen=True)
-class Student:
+class Student(Record):
     """One student of the roster (``id`` and ``email`` are empty when not given)."""
 
     name: str

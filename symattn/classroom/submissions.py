@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import SymattnError
+from ..record import Record
 from .manifest import Entry
 from .roster import folder_name
 
@@ -42,8 +43,7 @@ MAX_SUBMISSIONS = 5000
 _MOODLE = re.compile(r"_\d+_assignsubmission_[a-z]+(_.*)?$", re.I | re.S)
 
 
-@dataclass(frozen=True)
-class Skipped:
+class Skipped(Record):
     """A file or folder that was not marked: ``why`` is a word key (``grade.why.*``),
     ``detail`` what it names (an error, the students it matches)."""
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 from fractions import Fraction
 
 from ..output import csv_cell
+from ..record import Record
 from ..render import title_of
 from ..words import words
 from .grading import ClassGrades, Graded
@@ -43,8 +43,7 @@ CATEGORIES = ("right", "carried", "wrong", "missing")
 BINS = tuple((10 * k, 10 * (k + 1)) for k in range(10))
 
 
-@dataclass(frozen=True)
-class Counted:
+class Counted(Record):
     """A line of the summary: what (a step, a mistake, a bin), its title, and who."""
 
     id: str
@@ -57,8 +56,7 @@ class Counted:
         return len(self.students)
 
 
-@dataclass(frozen=True)
-class ClassSummary:
+class ClassSummary(Record):
     name: str  # the class set's folder
     students: int
     marked: int

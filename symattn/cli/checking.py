@@ -4,7 +4,6 @@ files of them marked against one key (one feedback sheet per file with ``-o FOLD
 from __future__ import annotations
 
 import argparse
-import glob
 import itertools
 import os
 from pathlib import Path
@@ -175,6 +174,8 @@ def _answer_paths(patterns: list[str]) -> list[PathUse]:
         if os.path.lexists(pattern) or not any(ch in pattern for ch in "*?["):
             places.append(PathUse("answers", pattern))
         else:
+            import glob  # a pattern the shell did not expand (start-up, issue 24)
+
             matches = itertools.islice(glob.iglob(pattern), MAX_LISTED_FILES)
             places += [PathUse("answers", match) for match in matches]
     return places

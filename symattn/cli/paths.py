@@ -7,17 +7,16 @@ import errno
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SymattnError
 from ..output import resolve_target
+from ..record import Record
 
 __all__ = ["PathUse", "check_paths"]
 
 
-@dataclass(frozen=True)
-class PathUse:
+class PathUse(Record):
     """A path a command reads or writes, with the words that name it in a message.
 
     ``label`` is how the user gave it (``--moodle quiz.xml``, ``problem p.toml``);

@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -30,6 +29,7 @@ import numpy.typing as npt
 from ..errors import NotApplicable
 from ..numbers import evaluate
 from ..problem import Problem
+from ..record import Record
 from ..steps import Kind, StepSpec
 
 __all__ = ["Approx", "Array", "NoFloatRule", "U", "apply_float", "approx_of", "product_of"]
@@ -43,8 +43,7 @@ class NoFloatRule(Exception):
     """A kind of step (or a case of one) that has no float rule: evaluate exactly."""
 
 
-@dataclass(frozen=True)
-class Approx:
+class Approx(Record):
     """Float64 values and, entry by entry, a bound on their distance to the decimal ones."""
 
     value: Array

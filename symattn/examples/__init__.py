@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from ..errors import SymattnError
@@ -29,7 +28,7 @@ ORDER = (
 
 
 def _folder() -> Path:
-    return Path(str(resources.files(__name__)))
+    return Path(__file__).parent  # the examples ship as files beside this module
 
 
 def example_names() -> list[str]:

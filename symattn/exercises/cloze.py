@@ -25,7 +25,6 @@ characters themselves.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -36,6 +35,7 @@ from ..derivation import Derivation
 from ..errors import SymattnError
 from ..messages import say
 from ..numbers import NegInf, rational_value, round_half_away
+from ..record import Record
 from ..render import text_voice
 from ..words import Words
 from .cloze_regions import plain, regions
@@ -118,8 +118,7 @@ def key_value(key: Derivation, step_id: str, i: int, j: int, places: int) -> str
     return text
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Record):
     """One alternative of a field: what is typed (a number, or words), its grade, its
     feedback (plain text) and, in a numerical field, its tolerance."""
 
@@ -129,8 +128,7 @@ class Answer:
     tol: str | None = None
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(Record):
     """One Cloze field: its answers in the order Moodle tries them."""
 
     weight: int

@@ -23,15 +23,15 @@ two pieces touch, the one naming every mistake of the point they share is tried 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from itertools import pairwise
+
+from ..record import Record
 
 __all__ = ["Region", "plain", "regions"]
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(Record):
     """One 0 % answer: the typed values ``low`` … ``high`` (both included) name the
     mistakes ``names`` (indices into the list given to :func:`regions`)."""
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SymattnError
+from ..record import Record
 from ..topics.base import Topic
 from ..topics.draw import EXTRA_DRAWS, Matrices
 
@@ -29,8 +29,7 @@ __all__ = ["EXTRAS", "Extra", "builds_scores", "by_name", "check_extras", "draw_
 CROSS_TOKENS = 4
 
 
-@dataclass(frozen=True)
-class Extra:
+class Extra(Record):
     """One part of the unit an exercise may be drawn with."""
 
     name: str

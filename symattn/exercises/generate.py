@@ -25,7 +25,6 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..compute import derivation
@@ -33,6 +32,7 @@ from ..derivation import Derivation
 from ..errors import NotApplicable, SymattnError
 from ..load import load
 from ..problem import LAID_OUT, Problem
+from ..record import Record
 from ..steps import Kind
 from ..topics import laid_out
 from ..topics.draw import scores_kind
@@ -69,8 +69,7 @@ VALUES = 20
 AFTER_SCORES = ("W_V", "W_1", "b_1", "W_2")
 
 
-@dataclass(frozen=True)
-class Exercise:
+class Exercise(Record):
     """One generated exercise: its problem data, the derived key and who it is for."""
 
     name: str  # folder name: 01, 02, … or the student's folder

@@ -11,10 +11,10 @@ A matrix the problem gives as a step of its own (a given P) is shown with the gi
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from ..derivation import Derivation
 from ..formula import Line, Math, Name
+from ..record import Record
 from ..render import Block, Display, Heading, Sentence, build_blocks, plain_table
 from ..steps import Kind
 from ..words import Words
@@ -25,8 +25,7 @@ __all__ = ["COMPACT", "Given", "given_of"]
 COMPACT = ("W_Q", "W_K", "W_V")
 
 
-@dataclass(frozen=True)
-class Given:
+class Given(Record):
     """The parts of an exercise's Given section."""
 
     sizes: Block  # n = …, d_model = …, d_k = …, d_v = …

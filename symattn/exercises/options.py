@@ -4,12 +4,12 @@ the level's numbers, the sizes, the topics, and the sizes that cannot have nice 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import isqrt
 from typing import Any
 
 from ..errors import SymattnError
 from ..load.topic_reading import LAYOUTS
+from ..record import Record
 from ..topics import by_name, drawn
 from ..topics.base import Topic
 from ..words import LANGUAGES, words
@@ -30,8 +30,7 @@ MAX_PLACES = 8
 DRAWN = drawn() + EXTRAS
 
 
-@dataclass(frozen=True)
-class ExerciseOptions:
+class ExerciseOptions(Record):
     """What kind of exercise to make; validated when built."""
 
     tokens: int | None = None

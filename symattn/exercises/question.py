@@ -23,7 +23,6 @@ least common multiple of the step sizes).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import isqrt, lcm
 
 from ..check.pair_tables import pair_tables
@@ -31,6 +30,7 @@ from ..check.tables import mistake_tables
 from ..derivation import Derivation
 from ..errors import SymattnError
 from ..formula import Lit, Math, Name, Sym, Value
+from ..record import Record
 from ..render import (
     Block,
     ClozeCell,
@@ -55,8 +55,7 @@ GIVEN = ("X", "memory", "W_Q", "W_K", "W_V", "Q", "K", "V", "W_O")
 MAX_WEIGHT = 10_000
 
 
-@dataclass(frozen=True)
-class QuizItem:
+class QuizItem(Record):
     """One question of the quiz: whose it is, its key, and what its sheet asks for."""
 
     name: str  # the question's name: the student's name, or "Attention exercise 01"

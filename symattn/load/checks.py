@@ -4,7 +4,6 @@ the upstream gradient, scale, mask and padding.  Every failure names the file an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Protocol
@@ -96,6 +95,8 @@ class ValueReader(Protocol):
 def show(raw: object) -> str:
     if isinstance(raw, Decimal):
         return str(raw)
+    import json  # for the rare value shown that is not a number (start-up, issue 24)
+
     return json.dumps(raw, default=str, ensure_ascii=False)
 
 

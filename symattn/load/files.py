@@ -6,17 +6,18 @@ binary float, so ``0.1`` in a file is exactly 1/10.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import os
 import stat
 import sys
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SymattnError
+
+if TYPE_CHECKING:
+    import csv
 
 __all__ = [
     "MAX_CSV_FIELD_CHARS",
@@ -159,6 +160,8 @@ def parse_json(text: str, source: str) -> dict[str, Any]:
                 seen.add(key)
         return obj
 
+    import json  # JSON and CSV load when a file of theirs is read (start-up, issue 24)
+
     try:
         data = json.loads(
             text, parse_float=Decimal, parse_constant=Decimal, object_pairs_hook=unique
@@ -195,6 +198,8 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
 def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
     """The dialect of a CSV file (a roster, an answers file): commas, or the semicolons
     and tabs a European-locale spreadsheet exports, told from its first 4 kB."""
+    import csv
+
     try:
         return csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -202,11 +207,13 @@ def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
 
 
 def csv_rows(
-    text: str, source: str, dialect: type[csv.Dialect] | csv.Dialect = csv.excel
+    text: str, source: str, dialect: type[csv.Dialect] | csv.Dialect | None = None
 ) -> list[list[str]]:
     """The rows of the CSV ``text``; a row that is not CSV, or a field longer than
     :data:`MAX_CSV_FIELD_CHARS`, is a :class:`SymattnError` naming ``source`` and the line."""
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    import csv
+
+    reader = csv.reader(io.StringIO(text, newline=""), dialect or csv.excel)
     rows: list[list[str]] = []
     try:
         for row in reader:

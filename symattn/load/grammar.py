@@ -29,11 +29,11 @@ Num(value=Fraction(107, 1000), places=4, exponent=0, pos=1)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Union
 
+from ..record import Record
 from .lexer import FUNCTIONS, Profile, Token, ValueSyntaxError, tokens
 
 __all__ = [
@@ -81,8 +81,7 @@ PROBLEM = Profile.PROBLEM
 ANSWER = Profile.ANSWER
 
 
-@dataclass(frozen=True)
-class Num:
+class Num(Record):
     """A number as written: its exact value, the decimal places written (None for an
     integer) and the power of ten of scientific notation."""
 
@@ -92,47 +91,40 @@ class Num:
     pos: int
 
 
-@dataclass(frozen=True)
-class Name:
+class Name(Record):
     name: str
     pos: int
 
 
-@dataclass(frozen=True)
-class Neg:
+class Neg(Record):
     arg: Node
     pos: int
 
 
-@dataclass(frozen=True)
-class BinOp:
+class BinOp(Record):
     op: str  # + - * /
     left: Node
     right: Node
     pos: int
 
 
-@dataclass(frozen=True)
-class Pow:
+class Pow(Record):
     base: Node
     exponent: Node
     pos: int
 
 
-@dataclass(frozen=True)
-class Sqrt:
+class Sqrt(Record):
     arg: Node
     pos: int
 
 
-@dataclass(frozen=True)
-class Exp:
+class Exp(Record):
     arg: Node
     pos: int
 
 
-@dataclass(frozen=True)
-class Func:
+class Func(Record):
     """``sin``, ``cos`` or ``tanh`` of its argument."""
 
     name: str
@@ -140,18 +132,15 @@ class Func:
     pos: int
 
 
-@dataclass(frozen=True)
-class Euler:
+class Euler(Record):
     pos: int
 
 
-@dataclass(frozen=True)
-class Infinity:
+class Infinity(Record):
     pos: int
 
 
-@dataclass(frozen=True)
-class Percent:
+class Percent(Record):
     arg: Node
     pos: int
 

@@ -7,8 +7,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
+
+from ..record import Record
 
 __all__ = ["FUNCTIONS", "Profile", "Token", "ValueSyntaxError", "tokens"]
 
@@ -82,8 +83,7 @@ FUNCTIONS = ("sin", "cos", "tanh")
 _ANSWER_COMMANDS = ("exp", "infty", *FUNCTIONS)
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(Record):
     kind: str  # num | name | op | sup (a superscript exponent)
     text: str
     pos: int  # 1-based

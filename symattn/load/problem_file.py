@@ -13,8 +13,6 @@ and, where it applies, the row and column.
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -114,6 +112,8 @@ class _Reader:
         rows: list[tuple[Monomial, ...]] = []
         for i, row in enumerate(raw):
             if not isinstance(row, list):
+                import json  # only to show a row that is not one (start-up, issue 24)
+
                 raise SymattnError(
                     f"{where(self.source, key, i)}: expected a row (a list of numbers), "
                     f"found {json.dumps(row, default=str)}"
@@ -200,6 +200,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     if unknown:
         key = unknown[0]
         lowered = {k.lower(): k for k in known}
+        import difflib  # only for a misspelt key (start-up, issue 24)
+
         close = difflib.get_close_matches(str(key).lower(), list(lowered), n=1, cutoff=0.6)
         hint = f" (did you mean {lowered[close[0]]!r}?)" if close else ""
         raise SymattnError(f"{source}: unknown key {key!r}{hint}; known keys: {', '.join(known)}")

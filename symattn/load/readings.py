@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import decimal
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -30,6 +29,7 @@ from flint import arb
 from ..errors import SymattnError
 from ..numbers import decimal_context
 from ..numbers.balls import precision
+from ..record import Record
 from .grammar import (
     ANSWER,
     MAX_POWER,
@@ -58,8 +58,7 @@ MAX_EXPONENT = Decimal(1000)
 NEG_INF = Decimal("-Infinity")
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(Record):
     """What a student wrote, read: ``value`` ± ``radius``."""
 
     text: str
@@ -72,8 +71,7 @@ class Reading:
         return self.radius == 0
 
 
-@dataclass(frozen=True)
-class _Interval:
+class _Interval(Record):
     mid: Decimal
     rad: Decimal
 

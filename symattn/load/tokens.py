@@ -13,13 +13,12 @@ a text of millions of tokens is refused before it is split.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SymattnError
+from ..record import Record
 
 __all__ = ["MAX_TOKEN_ID", "Vocabulary", "tokenize"]
 
@@ -29,8 +28,7 @@ MAX_TOKEN_ID = 2**53 - 1
 _CLOSEST_SCAN = 2_000
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(Record):
     """Token → id, and id → embedding row (raw values, parsed later)."""
 
     ids: dict[str, int]
@@ -113,6 +111,8 @@ class Vocabulary:
     def closest(self, piece: str, count: int = 3) -> list[str]:
         """Vocabulary entries that look most like ``piece`` (for error messages)."""
         entries = list(self.ids)[:_CLOSEST_SCAN]
+        import difflib  # only for a token not in the vocabulary (start-up, issue 24)
+
         close = difflib.get_close_matches(piece[:100], entries, n=count, cutoff=0.3)
         if not close:
             close = [t for t in entries if set(t) & set(piece)][:count]

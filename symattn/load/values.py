@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from ..errors import SymattnError
 from ..numbers import Surd, to_sympy
+from ..record import Record
 from .grammar import (
     MAX_DECIMAL_EXPONENT,
     MAX_POWER,
@@ -139,8 +139,7 @@ def _sympy_reads_otherwise(name: str) -> bool:
     return found is not None and not isinstance(found, sympy.Symbol)
 
 
-@dataclass(frozen=True)
-class Monomial:
+class Monomial(Record):
     """``coef · Π symbol^power``: what one value in a problem file denotes."""
 
     coef: Surd

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from ..errors import SymattnError
 from ..ids import split_id
+from ..record import Record
 
 __all__ = ["PRESETS", "TERMINAL", "Names", "Notation", "TerminalNames", "add_names", "renamable"]
 
@@ -129,8 +130,7 @@ def _headed(name: str, number: int | None) -> str:
     return f"{{{name}}}^{{{mark}}}"  # primes, a \mathrm{…}: braced first
 
 
-@dataclass(frozen=True)
-class Notation:
+class Notation(Record):
     """Names on paper (LaTeX) for one preset, with the problem's renames."""
 
     preset: str = "matrix"
@@ -206,8 +206,7 @@ class Notation:
         return f"{_headed(body + primes, head)}_{{{_index(i)},{_index(j)}}}"
 
 
-@dataclass(frozen=True)
-class TerminalNames:
+class TerminalNames(Record):
     """Names in the terminal: ``q₁,₂``, a head's ``q⁽²⁾₁,₂``, rows ``q₁``, matrices ``Q``."""
 
     def letter(self, mid: str) -> str:

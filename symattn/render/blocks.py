@@ -10,22 +10,19 @@ union of them all, :data:`.block_type.Block`, is a name for the type checker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..formula import Line, Math, Sym
+from ..record import Record
 from ..words import MathName
 
 __all__ = ["Display", "Heading", "Heatmap", "Sentence", "math_part"]
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(Record):
     number: int | None  # None for unnumbered sections (Given, Result)
     title: str
 
 
-@dataclass(frozen=True)
-class Sentence:
+class Sentence(Record):
     """Words and inline formulas, in order: a ``str`` part is words, anything else math."""
 
     parts: tuple[str | Math, ...]
@@ -43,15 +40,13 @@ def math_part(part: str | Math | MathName) -> str | Math:
     return Sym(part.name) if isinstance(part, MathName) else part
 
 
-@dataclass(frozen=True)
-class Display:
+class Display(Record):
     """Displayed formula lines (aligned at their first relation when there are several)."""
 
     lines: tuple[Line, ...]
 
 
-@dataclass(frozen=True)
-class Heatmap:
+class Heatmap(Record):
     """The attention weights as shaded cells with token labels."""
 
     caption: str

@@ -9,11 +9,11 @@ this module cannot name it (as :mod:`.page_blocks`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..formula import Line
 from ..messages import Message
+from ..record import Record
 
 __all__ = [
     "AnswerBox",
@@ -30,8 +30,7 @@ __all__ = [
 B = TypeVar("B", covariant=True)
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Record):
     """The top of a feedback sheet: the answers' ``source``, the ``score`` line and the
     ``verdict`` sentence (``ok``: no wrong step; ``verdict_id``, ``right`` and
     ``answered`` are the page's data attributes)."""
@@ -45,8 +44,7 @@ class Verdict:
     answered: int
 
 
-@dataclass(frozen=True)
-class Remark:
+class Remark(Record):
     """A sentence under a checked step: a :class:`~symattn.messages.Message` said by the
     writer's voice after the words ``prefix``, or ``words`` alone (``muted`` on a page)."""
 
@@ -56,8 +54,7 @@ class Remark:
     muted: bool = False
 
 
-@dataclass(frozen=True)
-class EntryRow:
+class EntryRow(Record):
     """One answered entry (``row``, ``col`` 1-based): what was given, what the key says
     (None: the key hidden), its status, the word for it and the words a screen reader
     says for its mark on a page."""
@@ -71,8 +68,7 @@ class EntryRow:
     spoken: str
 
 
-@dataclass(frozen=True)
-class EntryList:
+class EntryList(Record):
     """The answered entries of step ``step_id`` as a table under ``heads``."""
 
     step_id: str
@@ -80,8 +76,7 @@ class EntryList:
     rows: tuple[EntryRow, ...]
 
 
-@dataclass(frozen=True)
-class DiagnosisItem:
+class DiagnosisItem(Record):
     """A mistake found: its id, its name in the layout's words (``name``; the page says
     ``page_name``) and what it says (the page says ``page_message``, which leaves out
     the right values when the key is hidden)."""
@@ -93,16 +88,14 @@ class DiagnosisItem:
     page_message: Message
 
 
-@dataclass(frozen=True)
-class Diagnoses:
+class Diagnoses(Record):
     """The mistakes found in a step, under ``heading`` (the page has no heading)."""
 
     heading: str
     items: tuple[DiagnosisItem, ...]
 
 
-@dataclass(frozen=True)
-class AnswerBox(Generic[B]):
+class AnswerBox(Record, Generic[B]):
     """The key's own working of the first wrong entry, under ``heading``: the text and the
     page show only its ``lines`` (that entry's line and the sum it names), the LaTeX
     sheet the whole derived ``step`` (its displays and sentences)."""
@@ -112,8 +105,7 @@ class AnswerBox(Generic[B]):
     step: tuple[B, ...]
 
 
-@dataclass(frozen=True)
-class CheckedStep(Generic[B]):
+class CheckedStep(Record, Generic[B]):
     """A checked step: its title, status and the word for it; ``entries``/``error``:
     whether any entry was read and whether it has an error; ``first``: the first wrong
     step (``first_label`` says so, ``page_first_label`` on a page); then its blocks."""

@@ -23,10 +23,11 @@ TypeError: Titles has no way to write a Sentence
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ..formula import Math
+from ..record import Record
 
 if TYPE_CHECKING:
     from .block_type import Block
@@ -34,8 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["BlockWriter", "Document", "NodePrinter"]
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(Record):
     """What a producer writes: a title and blocks, in one language; ``subtitle`` and
     ``footer`` are said by the page formats (HTML) that have a place for them, and
     ``contents``: a list of the sections first (a derivation's page); ``renames``: the

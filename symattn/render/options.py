@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SymattnError
 from ..printing import Notation
 from ..printing.notation import PRESETS
+from ..record import Record
 from ..words import Words, words
 
 __all__ = ["BINARY_FORMATS", "DOCUMENT_FORMATS", "FORMATS", "INTERNAL_FORMATS", "RenderOptions"]
@@ -47,8 +47,7 @@ def _indices(name: str, value: Any, least: int) -> tuple[int, ...] | None:
     return items
 
 
-@dataclass(frozen=True)
-class RenderOptions:
+class RenderOptions(Record):
     """How a derivation or a document is rendered; checked when built, the allowed
     values in the error.
 

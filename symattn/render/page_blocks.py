@@ -13,11 +13,11 @@ The two containers take the type of what they hold as a parameter (``Main[Block]
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Union
 
 from ..formula import Math
 from ..messages import Message
+from ..record import Record
 
 __all__ = [
     "AnswerGrid",
@@ -37,15 +37,13 @@ __all__ = [
 B = TypeVar("B")
 
 
-@dataclass(frozen=True)
-class Main(Generic[B]):
+class Main(Record, Generic[B]):
     """The page's main part: the given section and the steps to answer."""
 
     blocks: tuple[B, ...]
 
 
-@dataclass(frozen=True)
-class PageSection(Generic[B]):
+class PageSection(Record, Generic[B]):
     """A section of the page with its own ``anchor``, under the heading ``title``."""
 
     anchor: str
@@ -53,20 +51,17 @@ class PageSection(Generic[B]):
     blocks: tuple[B, ...]
 
 
-@dataclass(frozen=True)
-class Noscript:
+class Noscript(Record):
     """What the page says where its scripts do not run."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(Record):
     """The place of the whole sheet's tally, filled in by the page's script."""
 
 
-@dataclass(frozen=True)
-class HandIn:
+class HandIn(Record):
     """The button that downloads what was typed (``button``), then ``kept``: where it is
     kept meanwhile."""
 
@@ -74,8 +69,7 @@ class HandIn:
     kept: str
 
 
-@dataclass(frozen=True)
-class MaskMatrix:
+class MaskMatrix(Record):
     """The mask: its sentence (``parts``, as a :class:`~.blocks.Sentence`'s), then the
     matrix of 1 (may see) and 0 (may not) as the layout writes it."""
 
@@ -83,8 +77,7 @@ class MaskMatrix:
     keep: tuple[tuple[bool, ...], ...]
 
 
-@dataclass(frozen=True)
-class AnswerGrid:
+class AnswerGrid(Record):
     """Step ``step_id`` to answer, numbered ``number`` under its heading ``title``: its
     matrix ``name`` = a box per entry, ``rows`` × ``cols`` as the layout writes it, with
     the tokens' labels when the step has them and each box's ``entry_names`` (as
@@ -101,8 +94,7 @@ class AnswerGrid:
     entry_names: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True)
-class DiagnosisTemplate:
+class DiagnosisTemplate(Record):
     """A mistake the page can name, as its script shows it (template ``number``): its id,
     its ``name`` and what it says (``message``; None: the name alone)."""
 
@@ -112,16 +104,14 @@ class DiagnosisTemplate:
     message: Message | None
 
 
-@dataclass(frozen=True)
-class PageData:
+class PageData(Record):
     """The data the page's script reads, as JSON in the element ``element_id``."""
 
     element_id: str
     data: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class Script:
+class Script(Record):
     """One of the page's scripts (its file ``name`` and its ``text``), inlined."""
 
     name: str

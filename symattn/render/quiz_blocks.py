@@ -9,22 +9,19 @@ writer writes it as it is — never escaped again, never read as a formula.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..formula import Math
+from ..record import Record
 
 __all__ = ["ClozeCell", "QuizTable"]
 
 
-@dataclass(frozen=True)
-class ClozeCell:
+class ClozeCell(Record):
     """One Cloze ("embedded answers") field: its ``markup``, written as it is."""
 
     markup: str
 
 
-@dataclass(frozen=True)
-class QuizTable:
+class QuizTable(Record):
     """A table of the question: ``name`` (a formula written before it as ``name =``;
     None: no name), its cells row by row (formulas, or fields to answer), and the tokens
     beside (``row_labels``) and above (``col_labels``) it."""

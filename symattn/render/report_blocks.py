@@ -4,7 +4,7 @@ legend, stacked bars, tables of counts, a histogram, plain columns and a notice 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..record import Record
 
 __all__ = [
     "BarRow",
@@ -21,8 +21,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Headline:
+class Headline(Record):
     """The finding that leads a report: ``ok`` (nothing went wrong) or not; ``most_common``:
     the id of the most common first error, for scripts."""
 
@@ -31,22 +30,19 @@ class Headline:
     most_common: str | None = None
 
 
-@dataclass(frozen=True)
-class SubHeading:
+class SubHeading(Record):
     """A heading of a report (no section, no number)."""
 
     title: str
 
 
-@dataclass(frozen=True)
-class Legend:
+class Legend(Record):
     """The colour of each group, with its name: (group, name) pairs."""
 
     groups: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True)
-class BarRow:
+class BarRow(Record):
     """A step: for each group its (group, count, share of the bar in %, share as shown,
     the names of the students, the group's name)."""
 
@@ -55,16 +51,14 @@ class BarRow:
     groups: tuple[tuple[str, int, float, str, str, str], ...]
 
 
-@dataclass(frozen=True)
-class Bars:
+class Bars(Record):
     """A stacked bar per step under ``heads``."""
 
     heads: tuple[str, ...]
     rows: tuple[BarRow, ...]
 
 
-@dataclass(frozen=True)
-class CountRow:
+class CountRow(Record):
     """What was counted (``id``, ``title``; ``code``: the id shown too; ``steps``: where,
     or None), how many, their share as shown, and who."""
 
@@ -77,8 +71,7 @@ class CountRow:
     names: str
 
 
-@dataclass(frozen=True)
-class Counts:
+class Counts(Record):
     """A table of counts, each row marked ``data-<what>``."""
 
     what: str
@@ -86,8 +79,7 @@ class Counts:
     rows: tuple[CountRow, ...]
 
 
-@dataclass(frozen=True)
-class Bin:
+class Bin(Record):
     """A bin of a histogram: its id, its label and how many fall in it."""
 
     id: str
@@ -95,15 +87,13 @@ class Bin:
     count: int
 
 
-@dataclass(frozen=True)
-class Histogram:
+class Histogram(Record):
     """Counts as columns, the highest at 80 % of the height."""
 
     bins: tuple[Bin, ...]
 
 
-@dataclass(frozen=True)
-class Columns:
+class Columns(Record):
     """A table of plain words: the first ``aligned`` columns padded to one width, the last
     one as long as it is (the first row is the header)."""
 
@@ -111,8 +101,7 @@ class Columns:
     aligned: int
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(Record):
     """A line said flush left, under a report's table."""
 
     text: str

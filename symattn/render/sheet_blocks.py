@@ -9,10 +9,10 @@ The key's blocks are a derivation's (``FromKey[Block]``, ``KeySection[Block]``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..formula import Math
+from ..record import Record
 
 __all__ = [
     "AnswerBoxes",
@@ -28,23 +28,20 @@ __all__ = [
 B = TypeVar("B", covariant=True)
 
 
-@dataclass(frozen=True)
-class NameLine:
+class NameLine(Record):
     """A line for the student's name after ``label``."""
 
     label: str
 
 
-@dataclass(frozen=True)
-class Tokens:
+class Tokens(Record):
     """The input tokens after ``label``."""
 
     label: str
     tokens: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(Record):
     """The sentence (after ``sentence_label``), then the vocabulary under ``label``: each
     token (row ``token_label``) above its id (row ``id_label``)."""
 
@@ -56,8 +53,7 @@ class Vocabulary:
     tokens: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class GivenMatrices:
+class GivenMatrices(Record):
     """The given inputs, aligned: ``first`` (X, or the embedding table E), then the
     ``compact`` matrices side by side on one line."""
 
@@ -65,15 +61,13 @@ class GivenMatrices:
     compact: tuple[tuple[Math, Math], ...]
 
 
-@dataclass(frozen=True)
-class FromKey(Generic[B]):
+class FromKey(Record, Generic[B]):
     """Blocks of the key's own derivation, written as the derivation writes them."""
 
     blocks: tuple[B, ...]
 
 
-@dataclass(frozen=True)
-class AnswerBoxes:
+class AnswerBoxes(Record):
     """A step to answer: its heading, its matrix ``name`` as a ``rows`` × ``cols`` matrix
     of empty boxes ``width`` em wide, then ``lines`` lines of room under ``working``."""
 
@@ -86,8 +80,7 @@ class AnswerBoxes:
     lines: int
 
 
-@dataclass(frozen=True)
-class KeySection(Generic[B]):
+class KeySection(Record, Generic[B]):
     """One exercise of the teacher's keys: its ``title``, then its key's derivation
     (``blocks``), kept together where the page allows."""
 

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from ..formula import Brackets, Join, Name, Product, Table
 from ..ids import split_id
 from ..problem import LAID_OUT
+from ..record import Record
 from ..topics import fixed, laid_out
 
 __all__ = ["COLUMNS", "ROWS", "View", "view_of"]
@@ -36,8 +37,7 @@ def _index(index: int | str | None) -> int | str | None:
     return _SWAP.get(index, index) if isinstance(index, str) else index
 
 
-@dataclasses.dataclass(frozen=True)
-class View:
+class View(Record):
     """The row layout (nothing turns) or the column layout (everything does)."""
 
     layout: str = "row"

@@ -17,7 +17,6 @@ and needs no spreadsheet program).
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +29,7 @@ from ..numbers import NegInf, rational_value, to_sympy
 from ..plan import backward_plan, forward_plan
 from ..printing import StrPrinter
 from ..problem import Matrix
+from ..record import Record
 from ..steps import Kind, Source, Step
 from ..topics import kind_rules
 from ..topics.cells import CellRefs
@@ -43,8 +43,7 @@ __all__ = ["MINUS_INFINITY", "render_xlsx"]
 _NOTE_CHARS = 2000
 
 
-@dataclass(frozen=True)
-class _Place:
+class _Place(Record):
     """Where a matrix's entries are: its sheet, first row and column (0-based)."""
 
     sheet: str

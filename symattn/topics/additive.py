@@ -17,7 +17,6 @@ from __future__ import annotations
 import decimal
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -44,7 +43,6 @@ TANH_SCORE = Kind("tanh_score")  # s_ij = tanh(h_ij) · v_a
 D_A = 2
 
 
-@dataclass(frozen=True)
 class AdditiveConfig(TopicConfig):
     W_a: Matrix  # d_k × d_a
     U_a: Matrix  # d_k × d_a

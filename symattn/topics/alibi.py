@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -44,6 +43,7 @@ from ..ids import head_prefix
 from ..numbers import Surd, to_sympy
 from ..printing import Names
 from ..problem import Matrix, Problem, TopicConfig
+from ..record import Record
 from ..steps import Kind, Plan, Source, StepSpec
 from ..words import MathName, Words
 from . import alibi_numpy
@@ -52,7 +52,6 @@ from .base import Builder, LoadContext, Matrices, Mistake, Run, Topic
 __all__ = ["TOPIC", "AlibiConfig", "default_slopes"]
 
 
-@dataclass(frozen=True)
 class AlibiConfig(TopicConfig):
     slopes: tuple[Any, ...]  # exact, one per head
     biases: tuple[tuple[str, Matrix], ...]  # step id → the bias matrix of its head
@@ -62,8 +61,7 @@ class AlibiConfig(TopicConfig):
         return dict(self.biases)
 
 
-@dataclass(frozen=True)
-class BiasParams:
+class BiasParams(Record):
     """A head's bias: its slope m, and the general formula it is made by."""
 
     slope: Any

@@ -10,10 +10,9 @@ loops over the registry of :mod:`symattn.topics`, naming no topic; every hook is
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..errors import SymattnError, where
 from ..formula import Line, Math, Number, Result
@@ -22,12 +21,16 @@ from ..messages import Piece
 from ..numbers import Surd
 from ..printing import Names
 from ..problem import Mask, Matrix, Problem, TopicConfig
+from ..record import Record
 from ..steps import Kind, Ref, Source, Step, StepSpec
 from ..words import Words
 from .cells import CellRule
 from .draw import Draw, DrawOptions, Matrices
 from .mistake import Compute, Mistake, Run, on, plan_change
 from .page_rule import PageRule
+
+if TYPE_CHECKING:  # the random module loads with the exercises (start-up, issue 24)
+    import random
 
 __all__ = [
     "Builder",
@@ -111,8 +114,7 @@ class Writer(Protocol):
 WriteRule = Callable[[Writer, Step], None]
 
 
-@dataclass(frozen=True)
-class KindRules:
+class KindRules(Record):
     """One kind of step: how it is computed exactly and on decimals, and how it is written.
 
     ``closed``: its entries may be nested roots or closed forms that a display shows by

@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import SymattnError
@@ -51,7 +50,6 @@ __all__ = ["TOPIC", "BlockConfig"]
 GIVEN = ("gamma", "beta", "W_1", "b_1", "W_2", "b_2")
 
 
-@dataclass(frozen=True)
 class BlockConfig(TopicConfig):
     norm: str  # "post" or "pre"
     eps: Any

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import decimal
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -28,6 +27,7 @@ from ..numbers import Surd, SympyEvaluator, to_sympy
 from ..numbers.decimals import add as add_decimals
 from ..numbers.matrices import add
 from ..problem import Matrix, Problem
+from ..record import Record
 from ..steps import Kind, StepSpec
 
 __all__ = [
@@ -48,16 +48,14 @@ AFFINE = Kind("affine")  # operands[0] · operands[1] + operands[2] (a bias row)
 DecimalRows = list[list[Decimal]]
 
 
-@dataclass(frozen=True)
-class LayerNormParams:
+class LayerNormParams(Record):
     eps: Surd
     gamma: Matrix  # 1 × d
     beta: Matrix  # 1 × d
     unbiased: bool = False  # the variance over d − 1 (a mistake model)
 
 
-@dataclass(frozen=True)
-class AffineParams:
+class AffineParams(Record):
     activation: str = ""  # "relu", or none
 
 

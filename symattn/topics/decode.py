@@ -18,7 +18,6 @@ import dataclasses
 import decimal
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import SymattnError
@@ -50,6 +49,7 @@ from ..numbers.decimals import transpose as dtranspose
 from ..numbers.matrices import matmul, scale, softmax, transpose, weighted_sum
 from ..printing import Names
 from ..problem import Matrix, Problem, TopicConfig
+from ..record import Record
 from ..steps import Kind, Plan, Step, StepSpec
 from ..words import Words
 from . import decode_numpy
@@ -65,13 +65,11 @@ ROWS = Kind("rows")  # a block of the operand's rows (a K/V cache)
 DECODE = Kind("decode")  # the last query over the cached keys and its own: one output row
 
 
-@dataclass(frozen=True)
 class DecodeConfig(TopicConfig):
     """A decode step of the last token."""
 
 
-@dataclass(frozen=True)
-class RowsParams:
+class RowsParams(Record):
     """Rows start … stop − 1 (0-based): a cache's, or the new token's row (a decode's)."""
 
     start: int

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # the random module loads with the exercises (start-up, issue 24)
+    import random
 
 __all__ = ["EXTRA_DRAWS", "Draw", "DrawOptions", "Matrices", "divisors", "keeps", "scores_kind"]
 
@@ -31,7 +33,7 @@ class DrawOptions(Protocol):
     def shape(self) -> tuple[int, int, int, int]: ...
 
 
-Draw = Callable[[random.Random, DrawOptions, dict[str, Any], Matrices], None]
+Draw = Callable[["random.Random", DrawOptions, dict[str, Any], Matrices], None]
 
 
 # -- what a topic does to a drawn exercise's scores (optional traits of a Topic) ----------

@@ -12,7 +12,6 @@ in turn (t mod g), as ``repeat`` does where ``repeat_interleave`` is meant.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SymattnError
@@ -27,7 +26,6 @@ from .base import LoadContext, Matrices, Mistake, Run, Topic
 __all__ = ["TOPIC", "GqaConfig"]
 
 
-@dataclass(frozen=True)
 class GqaConfig(TopicConfig):
     groups: int  # K/V heads
 

@@ -11,7 +11,6 @@ see: a padding mask from lengths).  A mask of only 0/1 stays the core's keep-mas
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -27,7 +26,6 @@ __all__ = ["TOPIC", "MasksConfig", "is_additive"]
 _NEG_INF_TEXT = ("-inf", "−inf", "-∞", "−∞", "-oo", "-infinity", "−infinity")
 
 
-@dataclass(frozen=True)
 class MasksConfig(TopicConfig):
     add: Matrix | None = None  # the additive mask (numbers, −∞), n × m
     valid_lens: tuple[int, ...] | None = None

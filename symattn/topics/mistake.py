@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..messages import Fact
 from ..problem import Problem
+from ..record import Record
 from ..steps import Plan, StepSpec
 
 __all__ = ["Compute", "Mistake", "Run", "on", "plan_change"]
@@ -19,8 +19,7 @@ Run = tuple[Problem, Plan, dict[str, Any]]
 Compute = Callable[[Problem, Plan], list[Run]]
 
 
-@dataclass(frozen=True)
-class Mistake:
+class Mistake(Record):
     """A mistake model: where it shows, how to compute it, and (in words/) what it says.
 
     It shows in the steps ``shows_in`` and in every step made from them; ``family``

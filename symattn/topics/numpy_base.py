@@ -10,11 +10,12 @@ relative error.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from ..record import Record
 
 __all__ = ["Array", "Attention", "NumpyPath", "Out", "Pair", "floats"]
 
@@ -28,8 +29,7 @@ def floats(matrix: Any) -> Array:
     return np.array([[float(x) for x in row] for row in matrix], dtype=np.float64)
 
 
-@dataclass(frozen=True)
-class Attention:
+class Attention(Record):
     """What attention computed, for the steps after it: each head's prefix and the names
     of the queries and keys it scored, what the scores were divided by, and the output."""
 

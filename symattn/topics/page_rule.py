@@ -8,10 +8,10 @@ brings its decimal rule to :mod:`symattn.compute.values` (``KindRules.page``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..problem import Problem
+from ..record import Record
 from ..steps import StepSpec
 
 __all__ = ["PageRule"]
@@ -21,8 +21,7 @@ def _none(spec: StepSpec, problem: Problem, shape: tuple[int, int]) -> dict[str,
     return {}
 
 
-@dataclass(frozen=True)
-class PageRule:
+class PageRule(Record):
     """``script``: the source of a JavaScript function ``(spec, args, problem, p, k, o)``
     returning the step's matrix, which the page runs with its decimal arithmetic ``o``
     (``o.add(a, b, p)``, ``o.matmul``, ``o.D`` for a decimal string, …) at ``p`` digits;

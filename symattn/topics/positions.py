@@ -19,7 +19,6 @@ from __future__ import annotations
 import decimal
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import NotApplicable
@@ -28,6 +27,7 @@ from ..numbers import Surd, sinusoid, sinusoid_value
 from ..numbers.decimals import matmul
 from ..printing import Names
 from ..problem import Matrix, Problem, TopicConfig
+from ..record import Record
 from ..steps import Kind, Plan, Source, Step, StepSpec
 from ..words import MathName, Words
 from . import positions_numpy
@@ -52,7 +52,6 @@ POSITIONS = Kind("positions")  # the sinusoidal table P (sin at even, cos at odd
 PRODUCT_PLUS = Kind("product_plus")  # X W + P: the positions added after the projection
 
 
-@dataclass(frozen=True)
 class PositionsConfig(TopicConfig):
     """``sinusoidal`` (P worked out), or a given P."""
 
@@ -63,8 +62,7 @@ class PositionsConfig(TopicConfig):
         return {} if self.P is None else {"P": self.P}
 
 
-@dataclass(frozen=True)
-class TableParams:
+class TableParams(Record):
     """The sinusoidal table: the base of its angles, and sin and cos swapped (a mistake)."""
 
     base: Surd

@@ -18,7 +18,6 @@ from __future__ import annotations
 import decimal
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -42,6 +41,7 @@ from ..formula import (
 from ..numbers import Surd, angle, sinusoid, sinusoid_value, to_sympy
 from ..printing import Names, pretty
 from ..problem import Matrix, Problem, TopicConfig
+from ..record import Record
 from ..steps import Kind, Plan, Ref, Step, StepSpec
 from ..words import MathName, Words
 from . import rope_numpy
@@ -64,13 +64,11 @@ __all__ = ["ROTATE", "TOPIC", "RopeConfig", "pairs"]
 ROTATE = Kind("rotate")  # pairs (2i, 2i+1) of row pos turned by pos · base^(−2i/d)
 
 
-@dataclass(frozen=True)
 class RopeConfig(TopicConfig):
     base: Any  # the base of the angles, exact (10000 by default)
 
 
-@dataclass(frozen=True)
-class RotateParams:
+class RotateParams(Record):
     base: Any
     pairs: str = "interleaved"  # (2i, 2i+1); "half": (i, i + d/2), a mistake
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..formula import Math, Relation, Sym, Value
@@ -25,7 +24,6 @@ from .base import LoadContext, Matrices, Topic
 __all__ = ["TOPIC", "TemperatureConfig"]
 
 
-@dataclass(frozen=True)
 class TemperatureConfig(TopicConfig):
     tau: Any  # exact, positive
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..formula import Math, Relation, Sym, Value
@@ -29,7 +28,6 @@ from .base import LoadContext, Matrices, Mistake, Run, Topic
 __all__ = ["TOPIC", "WindowConfig", "band"]
 
 
-@dataclass(frozen=True)
 class WindowConfig(TopicConfig):
     w: int
     base: Mask | None  # the problem's other keep-mask, before the window

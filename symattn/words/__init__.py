@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from string import Formatter
 
 from ..errors import SymattnError
 from ..ids import split_id
+from ..record import Record
 from . import (
     classroom_en,
     classroom_zh,
@@ -70,8 +70,7 @@ _MATH = _Math()
 _MATH_NAMED = re.compile(r"\{" + MATH_FIELD + r":(\w+)\}")
 
 
-@dataclass(frozen=True)
-class MathName:
+class MathName(Record):
     """Math that a sentence names (``{math:sqrt_dk}``): a writer prints the symbol of this
     name with its own printer."""
 
@@ -82,8 +81,7 @@ class MathName:
 Part = str | MathName
 
 
-@dataclass(frozen=True)
-class Words:
+class Words(Record):
     """The words of one language; ``words(key, **values)`` fills a sentence."""
 
     lang: str
