@@ -22,8 +22,8 @@ _FORMAT = (
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
     "\U000e0020-\U000e007f"
 )
-_UNSAFE = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_FORMAT}]")
-_UNSAFE_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_FORMAT}]")
+_UNSAFE = f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_FORMAT}]"
+_UNSAFE_IN_LINE = f"[\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff{_FORMAT}]"
 # The safe ASCII bytes (with and without tab and newline): an ASCII text is looked over
 # by deleting them in C, ten times faster than the pattern (the JSON of n = 128 is 175 MB).
 _SAFE_ASCII = bytes([9, 10, *range(0x20, 0x7F)])
@@ -52,12 +52,13 @@ def visible(text: str, *, one_line: bool = False) -> str:
     >>> visible("\u202e0701.0")
     '\\u202e0701.0'
     """
-    pattern = _UNSAFE_IN_LINE if one_line else _UNSAFE
     if text.isascii():
         safe = _SAFE_ASCII_IN_LINE if one_line else _SAFE_ASCII
         if not text.encode("ascii").translate(None, safe):
             return text
-    elif pattern.search(text) is None:
+    # compiled at the first text that needs it, not on every start (issue 24); re caches it
+    pattern = re.compile(_UNSAFE_IN_LINE if one_line else _UNSAFE)
+    if not text.isascii() and pattern.search(text) is None:
         return text
     return pattern.sub(_escape, text)
 

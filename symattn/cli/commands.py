@@ -38,14 +38,60 @@ __all__ = ["main"]
 MAX_DIGITS = 30
 
 
+COMMANDS = ("derive", "check", "exercises", "grade", "examples")
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, its width found as :func:`shutil.get_terminal_size` finds it but
+    without loading shutil (and with it bz2, lzma) on every start (issue 24)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width: ``$COLUMNS``, else the terminal of stdout, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line and exit status 2."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise SymattnError(message)
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser.  Given the arguments, a command's options are added only
+    when that command is run (or none is named): the others are bare names (issue 24)."""
+    args = sys.argv[1:] if argv is None else argv
+    wanted = args[0] if args and args[0] in COMMANDS else None
+
+    def building(name: str) -> bool:
+        if wanted is None or wanted == name:
+            return True
+        commands.add_parser(name)
+        return False
+
     parser = _Parser(
         prog="symattn",
         description="Derive transformer attention exactly, step by step.",
@@ -53,6 +99,24 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"symattn {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    if building("derive"):
+        _add_derive(commands)
+    if building("check"):
+        add_check(commands)
+    if building("exercises"):
+        add_exercises(commands)
+    if building("grade"):
+        add_grade(commands)
+    if building("examples"):
+        commands.add_parser(
+            "examples",
+            help="list the bundled example problems",
+            description="List the bundled example problems.",
+        )
+    return parser
+
+
+def _add_derive(commands: Any) -> None:
     derive = commands.add_parser(
         "derive",
         help="derive every step of a problem",
@@ -104,17 +168,6 @@ def _build_parser() -> argparse.ArgumentParser:
         "8 for symbolic problems)",
     )
     time_limit_option(derive)
-
-    add_check(commands)
-    add_exercises(commands)
-    add_grade(commands)
-
-    commands.add_parser(
-        "examples",
-        help="list the bundled example problems",
-        description="List the bundled example problems.",
-    )
-    return parser
 
 
 def _parse_rows(text: str, n: int, option: str = "--rows", noun: str = "query rows") -> list[int]:
@@ -186,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     try:
-        args = _build_parser().parse_args(argv)
+        args = _build_parser(argv).parse_args(argv)
         if args.command == "derive":
             with time_budget(args.time_limit, args.file or f"example {args.example}"):
                 return _derive(args)

@@ -107,7 +107,7 @@ _GREEK = (
     "rho|sigma|tau|upsilon|phi|chi|psi|omega"
 )
 #: A symbol: one or two letters or a Greek letter's name, then an optional index.
-_SYMBOL = re.compile(rf"(?:[A-Za-z]{{1,2}}|(?:{_GREEK}))(?:[0-9]+|(?:_[A-Za-z0-9]+)+)?", re.I)
+_SYMBOL = rf"(?:[A-Za-z]{{1,2}}|(?:{_GREEK}))(?:[0-9]+|(?:_[A-Za-z0-9]+)+)?"  # compiled when used
 
 
 def symbol_name_error(name: str) -> str | None:
@@ -120,7 +120,7 @@ def symbol_name_error(name: str) -> str | None:
         return f"{name} is not a finite number"
     if name in _RESERVED or name in _RESERVED_SINGLE or keyword.iskeyword(name):
         return f"'{name}' is a reserved name; use another symbol such as '{name}_1'"
-    if not _SYMBOL.fullmatch(name):
+    if not re.fullmatch(_SYMBOL, name, re.I):
         return (
             f"'{name}' is neither a number nor a symbol name (a symbol is one or two letters "
             "or a Greek letter's name, with an optional index: a, w_12, x1, alpha_2)"

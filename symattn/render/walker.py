@@ -12,7 +12,7 @@ every language and format; the words come from :mod:`symattn.words`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from ..derivation import Derivation
@@ -34,6 +34,7 @@ from ..ids import split_id
 from ..messages import Title
 from ..numbers import Combination, ExpRatio, Surd, rational_value
 from ..plan import result_step
+from ..record import Record
 from ..steps import Kind, Step
 from ..topics import CORE_KINDS, kind_rules
 from ..words import MathName, Words
@@ -117,10 +118,10 @@ def plain_table(matrix: tuple[tuple[object, ...], ...]) -> Table:
 KindMethod = Callable[["Walker", Step], None]
 
 
-@dataclass
-class Walker:
+class Walker(Record):
     """The walk of one derivation with one set of options (the language, the decimal
-    places, the rows and heads written out), which every kind's method reads."""
+    places, the rows and heads written out), which every kind's method reads; it fills
+    ``blocks`` as it goes."""
 
     d: Derivation
     options: RenderOptions
@@ -272,7 +273,7 @@ class Walker:
             ]
         )
         self.blocks.append(scale_sentence(p, w))
-        self.blocks += given_notes(p, w, self.view)
+        self.blocks.extend(given_notes(p, w, self.view))
         for number, step in enumerate(d.steps, start=1):
             self.blocks.append(Heading(number, w.heading(number, title_of(step, w))))
             self.step(step)
