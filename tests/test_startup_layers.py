@@ -83,6 +83,18 @@ def test_derive_loads_neither_check_nor_classes_nor_html(tmp_path: Path) -> None
     assert "symattn.render.blocks" in names and under(names, OTHER_BLOCKS) == []
 
 
+#: Standard modules that only some runs need: a misspelt key (difflib), a JSON or CSV file,
+#: a glob, a file written (tempfile, with random and shutil), an exercise draw (random),
+#: argparse's terminal width (shutil, with bz2 and lzma).
+LATE_STDLIB = ("difflib", "json", "csv", "glob", "tempfile", "random", "shutil", "bz2", "lzma")
+
+
+def test_derive_loads_no_standard_module_it_does_not_use(tmp_path: Path) -> None:
+    names = loaded("derive", "--example", "seed", cwd=tmp_path)
+    assert sorted(n for n in LATE_STDLIB if n in names) == []
+    assert "importlib.resources" not in names  # the examples are files beside their module
+
+
 def test_derive_loads_the_blocks_of_a_derivation_only(tmp_path: Path) -> None:
     """What the derivation loaded, however loaded: not the other producers' blocks."""
     env = {k: v for k, v in os.environ.items() if k != "SYMATTN_DEBUG"}
