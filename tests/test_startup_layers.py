@@ -93,6 +93,7 @@ def test_derive_loads_no_standard_module_it_does_not_use(tmp_path: Path) -> None
     names = loaded("derive", "--example", "seed", cwd=tmp_path)
     assert sorted(n for n in LATE_STDLIB if n in names) == []
     assert "importlib.resources" not in names  # the examples are files beside their module
+    assert [n for n in names if n.startswith("symattn.words.") and n.endswith("zh")] == []
 
 
 def test_derive_loads_the_blocks_of_a_derivation_only(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ the terminal's Unicode, ``√d_k``).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from string import Formatter
@@ -22,22 +23,6 @@ from string import Formatter
 from ..errors import SymattnError
 from ..ids import split_id
 from ..record import Record
-from . import (
-    classroom_en,
-    classroom_zh,
-    en,
-    given_en,
-    given_zh,
-    notes_en,
-    notes_zh,
-    office_en,
-    office_zh,
-    summary_en,
-    summary_zh,
-    topics_en,
-    topics_zh,
-    zh,
-)
 
 __all__ = ["LANGUAGES", "MATH_FIELD", "MathName", "Part", "Words", "set_math_printer", "words"]
 
@@ -140,32 +125,10 @@ class Words(Record):
         return key in self.table
 
 
-_LANGUAGES = {
-    "en": Words(
-        "en",
-        {
-            **en.WORDS,
-            **classroom_en.WORDS,
-            **given_en.WORDS,
-            **notes_en.WORDS,
-            **office_en.WORDS,
-            **summary_en.WORDS,
-            **topics_en.WORDS,
-        },
-    ),
-    "zh": Words(
-        "zh",
-        {
-            **zh.WORDS,
-            **classroom_zh.WORDS,
-            **given_zh.WORDS,
-            **notes_zh.WORDS,
-            **office_zh.WORDS,
-            **summary_zh.WORDS,
-            **topics_zh.WORDS,
-        },
-    ),
-}
+#: The modules of each language's words, merged in this order when the language is first
+#: asked for (a run in one language loads no other's words: start-up, issue 24).
+_AREAS = ("", "classroom_", "given_", "notes_", "office_", "summary_", "topics_")
+_LANGUAGES: dict[str, Words] = {}
 
 
 def words(lang: str) -> Words:
@@ -173,6 +136,12 @@ def words(lang: str) -> Words:
     try:
         return _LANGUAGES[lang]
     except KeyError:
-        raise SymattnError(
-            f"language: expected one of {', '.join(LANGUAGES)}, found {lang!r}"
-        ) from None
+        if lang not in LANGUAGES:
+            raise SymattnError(
+                f"language: expected one of {', '.join(LANGUAGES)}, found {lang!r}"
+            ) from None
+    table: dict[str, str] = {}
+    for area in _AREAS:
+        table.update(importlib.import_module(f".{area}{lang}", __name__).WORDS)
+    made = _LANGUAGES[lang] = Words(lang, table)
+    return made
