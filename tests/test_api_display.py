@@ -39,6 +39,27 @@ def test_derive_takes_an_example_name(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert symattn.derive("seed").step("output").entry(1, 1) == "7"
 
 
+def test_load_and_check_take_an_example_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Every verb that takes a problem takes an example's name, as derive does."""
+    monkeypatch.chdir(tmp_path)
+    problem = symattn.load("seed")
+    assert problem.title == "我 爱: self-attention by hand"
+    result = symattn.check("seed", ANSWERS)
+    assert result.first_error == "weights" and result.derivation.problem.title == problem.title
+    assert repr(result) == repr(symattn.check(symattn.derive("seed"), ANSWERS))
+    for verb in (symattn.load, lambda name: symattn.check(name, ANSWERS)):
+        with pytest.raises(symattn.SymattnError, match=r"^seeds: no such file.*examples: seed, "):
+            verb("seeds")
+        with pytest.raises(symattn.SymattnError, match=r"^seeds\.toml: no such file$"):
+            verb("seeds.toml")  # a path, not a name: the error it always was
+    # a file of that name wins over the example
+    (tmp_path / "seed").write_text(json.dumps({"Q": [[1]], "K": [[1]], "V": [[7]]}))
+    assert symattn.load("seed").source == "seed" and symattn.load("seed").shapes.n == 1
+    assert symattn.check("seed", {"output": [[7]]}).verdict == "correct"
+
+
 def test_numpy_arrays_are_matrices() -> None:
     given = {
         "X": np.array([[1, 0, 1], [0, 2, 1]]),
