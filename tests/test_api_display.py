@@ -160,6 +160,43 @@ def test_entry_is_1_based_with_a_clear_error(i: object, j: object) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("i", "j"), [(2, 0), (0, 2), (-1, 0), (0, -1), (True, 0), (0.0, 0)], ids=str
+)
+def test_the_0_based_accessors_have_the_clear_error_too(i: object, j: object) -> None:
+    """exact_str and its siblings used to raise a bare IndexError (or read row -1)."""
+    w = symattn.derive("seed").step("weights")
+    span = "row 0 … 1, column 0 … 1 (Step.entry(i, j) is 1-based)"
+    accessors = {
+        "exact_str": lambda: w.exact_str(i, j),  # type: ignore[arg-type]
+        "decimal_str": lambda: w.decimal_str(i, j, 4),  # type: ignore[arg-type]
+        "float_value": lambda: w.float_value(i, j),  # type: ignore[arg-type]
+        "is_exact_decimal": lambda: w.is_exact_decimal(i, j, 4),  # type: ignore[arg-type]
+    }
+    for name, read in accessors.items():
+        with pytest.raises(symattn.SymattnError) as error:
+            read()
+        assert str(error.value) == (
+            f"step weights: no entry ({i}, {j}); {name} is 0-based, as Python indexes: {span}"
+        )
+    assert w.exact_str(1, 1) == w.entry(2, 2) and w.decimal_str(0, 1, 4) == "0.8930"
+
+
+@pytest.mark.parametrize("i", [2, -1, True], ids=str)
+def test_the_row_accessors_have_the_clear_error_too(i: object) -> None:
+    w = symattn.derive("seed").step("weights")
+    for name, read in {
+        "decimal_row": lambda: w.decimal_row(i, 4),
+        "float_row": lambda: w.float_row(i),
+    }.items():  # type: ignore[arg-type]
+        with pytest.raises(symattn.SymattnError) as error:
+            read()
+        assert str(error.value) == (
+            f"step weights: no row {i}; {name} is 0-based, as Python indexes: row 0 … 1"
+        )
+    assert w.decimal_row(1, 4) == ["0.9717", "0.0283"]
+
+
 def test_symattn_errors_are_value_errors_and_keep_their_message() -> None:
     with pytest.raises(ValueError, match=r"^<problem>: W_Q row 2, column 1: bad value '1/0'"):
         symattn.derive({"X": [[1, 0]], "W_Q": [[1], ["1/0"]], "W_K": [[1], [0]], "W_V": [[1], [0]]})
