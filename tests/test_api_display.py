@@ -110,6 +110,14 @@ def test_reprs_are_one_short_line() -> None:
     )
 
 
+def test_a_check_result_counts_in_the_singular_too() -> None:
+    key = symattn.derive("seed")
+    one = symattn.check(key, {"weights[1,2]": "0.8930"})
+    assert repr(one).endswith(": correct; 1 of 1 entry right in 1 step>"), repr(one)
+    two = symattn.check(key, {"weights[1,2]": "0.8930", "output[1,1]": "0"})
+    assert repr(two).endswith("; 1 of 2 entries right in 2 steps>"), repr(two)
+
+
 def test_rich_html_displays() -> None:
     d = symattn.derive("seed")
     html = d._repr_html_()
