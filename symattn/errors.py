@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NotApplicable", "SymattnError", "shorten", "visible", "where"]
+__all__ = ["NotApplicable", "SymattnError", "refuse_outside", "shorten", "visible", "where"]
 
 #: Longest message the command prints; a longer one keeps its start (file, key, row) and
 #: its end (the rule) and says how much of the middle it left out.
@@ -140,6 +140,29 @@ def where(source: str, key: str, row: int | None = None, col: int | None = None)
     if col is not None:
         text += f", column {col + 1}" if row is not None else f" column {col + 1}"
     return text
+
+
+def refuse_outside(
+    step: str, shape: tuple[int, int], accessor: str, i: object, j: object = None
+) -> None:
+    """Refuse a place outside a step's matrix, or not an ``int``, naming the step, its
+    shape and how ``accessor`` counts: ``entry`` from 1, as every file does, the others
+    from 0, as Python indexes (``j`` None: a row, for the row accessors)."""
+    base = 1 if accessor == "entry" else 0
+    rows, cols = shape
+    inside = type(i) is int and base <= i < rows + base
+    if inside and (j is None or (type(j) is int and base <= j < cols + base)):
+        return
+    place = f"row {i}" if j is None else f"entry ({i}, {j})"
+    span = f"row {base} … {rows - 1 + base}"
+    if j is not None:
+        span += f", column {base} … {cols - 1 + base}"
+    if base:
+        raise SymattnError(f"step {step}: no {place}; its entries are 1-based: {span}")
+    entry = "" if j is None else " (Step.entry(i, j) is 1-based)"
+    raise SymattnError(
+        f"step {step}: no {place}; {accessor} is 0-based, as Python indexes: {span}{entry}"
+    )
 
 
 class NotApplicable(ValueError):

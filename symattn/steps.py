@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
 
-from .errors import SymattnError, where
+from .errors import SymattnError, refuse_outside, where
 from .ids import split_id
 from .numbers import (
     Combination,
@@ -270,17 +270,13 @@ class Step(Record):
     # -- entries ----------------------------------------------------------------------
     def exact_str(self, i: int, j: int) -> str:
         """SymPy ``str`` form of entry (i, j), 0-based."""
+        refuse_outside(self.id, self.shape, "exact_str", i, j)
         return self._printer(self.exact[i][j])
 
     def entry(self, i: int, j: int) -> str:
         """SymPy ``str`` form of entry (i, j), 1-based as in every file: row i, column j."""
-        rows, cols = self.shape
-        if type(i) is not int or type(j) is not int or not (1 <= i <= rows and 1 <= j <= cols):
-            raise SymattnError(
-                f"step {self.id}: no entry ({i}, {j}); its entries are 1-based: row 1 … {rows}, "
-                f"column 1 … {cols}"
-            )
-        return self.exact_str(i - 1, j - 1)
+        refuse_outside(self.id, self.shape, "entry", i, j)
+        return self._printer(self.exact[i - 1][j - 1])
 
     @cached_property
     def _printer(self) -> StrPrinter:
@@ -292,6 +288,7 @@ class Step(Record):
         """Entry (i, j) rounded half away from zero to ``digits`` places, or None."""
         memo = (i, j, digits)
         if memo not in self._decimals:
+            refuse_outside(self.id, self.shape, "decimal_str", i, j)
             self._decimals[memo] = self._decimal_str(i, j, digits)
         return self._decimals[memo]
 
@@ -335,6 +332,7 @@ class Step(Record):
         return round_exact(to_sympy(entry), digits, value)
 
     def float_value(self, i: int, j: int) -> float | None:
+        refuse_outside(self.id, self.shape, "float_value", i, j)
         entry = self.exact[i][j]
         if type(entry) is Surd and len(entry.terms) == 1 and entry.terms[0][0] == 1:
             q = entry.terms[0][1]
@@ -356,6 +354,7 @@ class Step(Record):
     def decimal_row(self, i: int, digits: int) -> list[str | None]:
         """``[decimal_str(i, j, digits) for j …]`` without the memo (a whole document's
         rows are written once): rationals rounded directly, the rest as decimal_str."""
+        refuse_outside(self.id, self.shape, "decimal_row", i)
         rationals: list[Fraction | None] = []
         for entry in self.exact[i]:
             terms = entry.terms if type(entry) is Surd else None
@@ -371,6 +370,7 @@ class Step(Record):
 
     def float_row(self, i: int) -> list[float | None]:
         """``[float_value(i, j) for j …]``, rationals divided directly."""
+        refuse_outside(self.id, self.shape, "float_row", i)
         out: list[float | None] = []
         for j, entry in enumerate(self.exact[i]):
             terms = entry.terms if type(entry) is Surd else None
@@ -386,6 +386,7 @@ class Step(Record):
 
     def is_exact_decimal(self, i: int, j: int, digits: int) -> bool:
         """True when the decimal at ``digits`` places equals the exact value."""
+        refuse_outside(self.id, self.shape, "is_exact_decimal", i, j)
         exact = rational_value(self.exact[i][j])
         return exact is not None and (exact * 10**digits).denominator == 1
 

@@ -39,6 +39,27 @@ def test_derive_takes_an_example_name(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert symattn.derive("seed").step("output").entry(1, 1) == "7"
 
 
+def test_load_and_check_take_an_example_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Every verb that takes a problem takes an example's name, as derive does."""
+    monkeypatch.chdir(tmp_path)
+    problem = symattn.load("seed")
+    assert problem.title == "我 爱: self-attention by hand"
+    result = symattn.check("seed", ANSWERS)
+    assert result.first_error == "weights" and result.derivation.problem.title == problem.title
+    assert repr(result) == repr(symattn.check(symattn.derive("seed"), ANSWERS))
+    for verb in (symattn.load, lambda name: symattn.check(name, ANSWERS)):
+        with pytest.raises(symattn.SymattnError, match=r"^seeds: no such file.*examples: seed, "):
+            verb("seeds")
+        with pytest.raises(symattn.SymattnError, match=r"^seeds\.toml: no such file$"):
+            verb("seeds.toml")  # a path, not a name: the error it always was
+    # a file of that name wins over the example
+    (tmp_path / "seed").write_text(json.dumps({"Q": [[1]], "K": [[1]], "V": [[7]]}))
+    assert symattn.load("seed").source == "seed" and symattn.load("seed").shapes.n == 1
+    assert symattn.check("seed", {"output": [[7]]}).verdict == "correct"
+
+
 def test_numpy_arrays_are_matrices() -> None:
     given = {
         "X": np.array([[1, 0, 1], [0, 2, 1]]),
@@ -89,6 +110,14 @@ def test_reprs_are_one_short_line() -> None:
     )
 
 
+def test_a_check_result_counts_in_the_singular_too() -> None:
+    key = symattn.derive("seed")
+    one = symattn.check(key, {"weights[1,2]": "0.8930"})
+    assert repr(one).endswith(": correct; 1 of 1 entry right in 1 step>"), repr(one)
+    two = symattn.check(key, {"weights[1,2]": "0.8930", "output[1,1]": "0"})
+    assert repr(two).endswith("; 1 of 2 entries right in 2 steps>"), repr(two)
+
+
 def test_rich_html_displays() -> None:
     d = symattn.derive("seed")
     html = d._repr_html_()
@@ -137,6 +166,43 @@ def test_entry_is_1_based_with_a_clear_error(i: object, j: object) -> None:
     assert str(error.value) == (
         f"step weights: no entry ({i}, {j}); its entries are 1-based: row 1 … 2, column 1 … 2"
     )
+
+
+@pytest.mark.parametrize(
+    ("i", "j"), [(2, 0), (0, 2), (-1, 0), (0, -1), (True, 0), (0.0, 0)], ids=str
+)
+def test_the_0_based_accessors_have_the_clear_error_too(i: object, j: object) -> None:
+    """exact_str and its siblings used to raise a bare IndexError (or read row -1)."""
+    w = symattn.derive("seed").step("weights")
+    span = "row 0 … 1, column 0 … 1 (Step.entry(i, j) is 1-based)"
+    accessors = {
+        "exact_str": lambda: w.exact_str(i, j),  # type: ignore[arg-type]
+        "decimal_str": lambda: w.decimal_str(i, j, 4),  # type: ignore[arg-type]
+        "float_value": lambda: w.float_value(i, j),  # type: ignore[arg-type]
+        "is_exact_decimal": lambda: w.is_exact_decimal(i, j, 4),  # type: ignore[arg-type]
+    }
+    for name, read in accessors.items():
+        with pytest.raises(symattn.SymattnError) as error:
+            read()
+        assert str(error.value) == (
+            f"step weights: no entry ({i}, {j}); {name} is 0-based, as Python indexes: {span}"
+        )
+    assert w.exact_str(1, 1) == w.entry(2, 2) and w.decimal_str(0, 1, 4) == "0.8930"
+
+
+@pytest.mark.parametrize("i", [2, -1, True], ids=str)
+def test_the_row_accessors_have_the_clear_error_too(i: object) -> None:
+    w = symattn.derive("seed").step("weights")
+    for name, read in {
+        "decimal_row": lambda: w.decimal_row(i, 4),
+        "float_row": lambda: w.float_row(i),
+    }.items():  # type: ignore[arg-type]
+        with pytest.raises(symattn.SymattnError) as error:
+            read()
+        assert str(error.value) == (
+            f"step weights: no row {i}; {name} is 0-based, as Python indexes: row 0 … 1"
+        )
+    assert w.decimal_row(1, 4) == ["0.9717", "0.0283"]
 
 
 def test_symattn_errors_are_value_errors_and_keep_their_message() -> None:

@@ -98,10 +98,12 @@ class CheckResult:
     def __repr__(self) -> str:
         """One line: the answers, the problem, the verdict and the count of entries."""
         first = f", first error {self.first_error}" if self.first_error else ""
+        entries = "entry" if self.answered == 1 else "entries"
+        steps = "step" if len(self.steps) == 1 else "steps"
         return (
             f"<CheckResult of {os.path.basename(self.source) or self.source} against "
             f"{named(self.derivation.problem)}: {self.verdict}{first}; {self.right} of "
-            f"{self.answered} entries right in {len(self.steps)} steps>"
+            f"{self.answered} {entries} right in {len(self.steps)} {steps}>"
         )
 
     def _repr_html_(self) -> str:
