@@ -302,6 +302,8 @@ class Topic:
     fixed: ClassVar[tuple[str, ...]] = ()
     #: Given matrices that the Given section shows with the W's.
     shown: ClassVar[tuple[str, ...]] = ()
+    #: Drawn matrices that leave the scores as they are (drawn afresh with W_V).
+    after_scores: ClassVar[tuple[str, ...]] = ()
     #: Its NumPy sibling's path (:mod:`symattn.topics.numpy_base`), for the cross-check
     #: and the exercises' first look.
     numpy: ClassVar[Any] = None
