@@ -99,7 +99,6 @@ WORD_SYMBOLS: dict[str, tuple[str, str]] = {
 TEX_SYMBOLS: Mapping[str, str] = TopicTable(
     {
         "d_model": r"d_{\text{model}}",
-        "d_mem": r"d_{\text{mem}}",
         "sqrt_dk": r"\sqrt{d_k}",
         "neg_inf": r"-\infty",
         "Sigma": r"\Sigma",
@@ -120,7 +119,6 @@ TEX_SYMBOLS: Mapping[str, str] = TopicTable(
 UNICODE_SYMBOLS: Mapping[str, str] = TopicTable(
     {
         "d_model": "d_model",
-        "d_mem": "d_mem",
         "sqrt_dk": "√d_k",
         "neg_inf": "−∞",
         "Sigma": "Σ",

@@ -56,6 +56,10 @@ class NumpyPath:
         adds it to another X (None: X is read as it is)."""
         return None
 
+    def keys(self, problem: Any, config: Any) -> Array | None:
+        """What K and V are projected from instead of X (a memory), or None."""
+        return None
+
     def attended(self, problem: Any, config: Any, x: str, out: Out) -> str:
         """What the projections read (LN(X) before a pre-norm block), by name."""
         return x
