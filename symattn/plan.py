@@ -32,9 +32,11 @@ def _columns(block: int | None, width: int) -> tuple[int, int] | None:
 def _start(b: Builder) -> None:
     """tokens and X, then what the topics do before the projections."""
     p = b.problem
-    for name in ("W_Q", "W_K", "W_V", "memory"):
+    for name in ("W_Q", "W_K", "W_V"):
         if getattr(p, name) is not None:
             b.inputs[name] = Source(name)
+    if p.keys_from is not None:  # a topic's matrix that K and V come from (a memory)
+        b.inputs[p.keys_from] = Source(p.keys_from)
     if p.lookup is not None:
         b.add(
             StepSpec(
@@ -81,7 +83,7 @@ def _projections(b: Builder, block: int | None) -> None:
                 )
             )
         return
-    kv = "memory" if p.memory is not None else b.attended
+    kv = p.keys_from or b.attended
     for name, width in (("W_Q", p.d_k), ("W_K", p.d_k), ("W_V", p.d_v)):
         b.inputs[names[name]] = Source(name, _columns(blocks.get(name, group), width))
     for name, left, labels in (

@@ -46,7 +46,7 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
             )
         )
     projected = p.X is not None and p.W_Q is not None
-    kv = "memory" if p.memory is not None else "X"
+    kv = p.keys_from or "X"  # a topic's matrix that K and V come from (a memory), or X
     sum_terms: list[str] = []
 
     def product(step_id: str, left: str, right: str, **options: Any) -> None:
@@ -108,7 +108,7 @@ def backward_specs(problem: Problem) -> tuple[dict[str, Source], list[StepSpec]]
                 transpose_left=True,
             )
         sum_terms.extend((f"{prefix}dQ", f"{prefix}W_Q"))
-        if p.memory is None:
+        if p.keys_from is None:  # dX has a dK and a dV term only when K and V come from X
             sum_terms.extend((f"{prefix}dK", f"{prefix}W_K", f"{prefix}dV", f"{prefix}W_V"))
 
     if p.heads == 1 and p.W_O is None:

@@ -19,6 +19,7 @@ from .record import Record
 
 __all__ = [
     "LAID_OUT",
+    "KeysSource",
     "Lookup",
     "Mask",
     "Matrix",
@@ -31,7 +32,7 @@ __all__ = [
 
 #: The core's given matrices that the column layout writes transposed (each token a
 #: column); a topic names its own in ``Topic.laid_out``.
-LAID_OUT = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target")
+LAID_OUT = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "W_O", "dO", "target")
 
 Matrix = tuple[tuple[Any, ...], ...]
 """A matrix: rows of entries (:class:`~symattn.numbers.Surd`, or SymPy expressions)."""
@@ -47,6 +48,24 @@ class TopicConfig(Record):
     def givens(self) -> Mapping[str, Matrix]:
         """The matrices of this topic that the problem gives, by name (P, W_a, …)."""
         return {}
+
+    def keys_from(self) -> str | None:
+        """The given matrix that K and V are projected from instead of X (a memory), by
+        name, when this topic gives one."""
+        return None
+
+    def key_tokens(self) -> tuple[str, ...] | None:
+        """The labels of the keys, when :meth:`keys_from` gives their matrix."""
+        return None
+
+
+class KeysSource(Record):
+    """A topic's given matrix that K and V are projected from instead of X (a memory):
+    its key, the name of its width (when not d_model), and the key of its rows' labels."""
+
+    given: str
+    width: str
+    tokens: str
 
 
 class Lookup(Record):
@@ -67,7 +86,9 @@ class Shapes(Record):
     d_model: int | None = None
     heads: int = 1
     d_out: int | None = None
-    d_mem: int | None = None  # the memory's width, when it differs from d_model
+    #: A topic's own widths (name, size): the width of what the keys are projected from,
+    #: when it differs from d_model.
+    widths: tuple[tuple[str, int], ...] = ()
 
     def as_dict(self) -> dict[str, int | None]:
         return {
@@ -78,7 +99,7 @@ class Shapes(Record):
             "d_v": self.d_v,
             "heads": self.heads,
             "d_out": self.d_out,
-            "d_mem": self.d_mem,
+            **dict(self.widths),
         }
 
 
@@ -94,7 +115,6 @@ class Problem(Record):
     Q: Matrix | None = None
     K: Matrix | None = None
     V: Matrix | None = None
-    memory: Matrix | None = None
     scale: Any = None  # Surd (or SymPy expression) divisor; None means no scaling
     scale_label: str = "none"  # "sqrt(d_k)", "none" or the value as written
     mask: Mask | None = None
@@ -103,7 +123,6 @@ class Problem(Record):
     title: str | None = None
     description: str | None = None
     tokens: tuple[str, ...] | None = None
-    memory_tokens: tuple[str, ...] | None = None
     lookup: Lookup | None = None
     notation: tuple[tuple[str, str], ...] = ()
     W_O: Matrix | None = None
@@ -138,11 +157,6 @@ class Problem(Record):
         return self.shapes.d_model
 
     @property
-    def d_mem(self) -> int | None:
-        """The memory's width when it has its own (cross-attention with kdim = vdim ≠ d_model)."""
-        return self.shapes.d_mem
-
-    @property
     def d_k(self) -> int:
         return self.shapes.d_k
 
@@ -156,10 +170,12 @@ class Problem(Record):
 
     @property
     def kv_tokens(self) -> tuple[str, ...] | None:
-        """The labels of the keys: the memory's tokens in cross-attention; the tokens
-        when they are as many as the keys (Q, K and V given with m ≠ n: none)."""
-        if self.memory is not None:
-            return self.memory_tokens
+        """The labels of the keys: a topic's when K and V come from its matrix (the
+        memory's tokens); the tokens when they are as many as the keys (Q, K and V given
+        with m ≠ n: none)."""
+        for _, config in self.topics:
+            if config.keys_from() is not None:
+                return config.key_tokens()
         return self.tokens if self.tokens is not None and len(self.tokens) == self.m else None
 
     def topic(self, name: str) -> Any:
@@ -181,12 +197,17 @@ class Problem(Record):
         return None
 
     @property
+    def keys_from(self) -> str | None:
+        """What K and V are projected from when it is not X: a topic's given matrix."""
+        return next((k for _, c in self.topics if (k := c.keys_from()) is not None), None)
+
+    @property
     def renames(self) -> Mapping[str, str]:
         """The problem's notation renames, entry id → letter."""
         return dict(self.notation)
 
 
-_MATRICES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target")
+_MATRICES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "W_O", "dO", "target")
 _HASHED = tuple(name for name in Problem.__dataclass_fields__ if name not in ("_hash", "source"))
 
 

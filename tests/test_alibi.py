@@ -9,17 +9,22 @@ carried-forward errors; drawn by ``exercises --with alibi``; bad slopes are one 
 
 from __future__ import annotations
 
+import io
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import docx
 import numpy as np
+import openpyxl
 import pytest
 
 import symattn
 from symattn.check import check
 from symattn.exercises.generate import as_columns
 from symattn.printing import pretty
+from symattn.render import render
 
 from .helpers import run_cli
 
@@ -47,6 +52,11 @@ def _floats(d: symattn.Derivation, step: str) -> np.ndarray:
 
 def _distance(n: int) -> np.ndarray:
     return np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]).astype(float)
+
+
+def _docx_text(data: bytes) -> str:
+    assert data[:2] == b"PK"  # a zip: the Office Open XML container
+    return "\n".join(p.text for p in docx.Document(io.BytesIO(data)).paragraphs)
 
 
 def _written(m: np.ndarray) -> list[list[str]]:
@@ -100,6 +110,19 @@ def test_every_format_writes_the_bias(lang: str) -> None:
         out = d.render(fmt, lang=lang)
         for title in titles:
             assert title in out, (fmt, title)
+    data = json.loads(d.render("json", lang=lang))
+    steps = {s["id"]: s for s in data["steps"]}
+    for head in ("h1.", "h2."):
+        assert steps[f"{head}alibi_bias"]["title"].endswith(titles[0])
+        bias = [[Fraction(x) for x in row] for row in steps[f"{head}alibi_bias"]["exact"]]
+        slope = Fraction(1, 2 ** (8 * int(head[1]) // 2))  # 2^(−8t/h), h = 2
+        assert bias == [[-slope * int(x) for x in row] for row in _distance(4)]
+    # Word and the spreadsheet: the file is made, and its headings name ALiBi's steps
+    text = _docx_text(render(d, "docx", lang=lang))
+    assert all(title in text for title in titles), text
+    book = openpyxl.load_workbook(io.BytesIO(render(d, "xlsx", lang=lang)))
+    cells = {c.value for sheet in book for row in sheet.iter_rows() for c in row}
+    assert all(any(isinstance(v, str) and title in v for v in cells) for title in titles)
 
 
 def test_the_wrong_sign_is_diagnosed_and_later_steps_carried_forward() -> None:

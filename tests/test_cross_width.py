@@ -36,7 +36,9 @@ def _values(d: symattn.Derivation, step: str) -> np.ndarray:
 
 def test_the_memory_may_have_its_own_width() -> None:
     p = load(WIDE)
-    assert (p.n, p.m, p.d_model, p.d_mem, p.d_k, p.d_v) == (2, 4, 2, 3, 2, 2)
+    d_mem = p.shapes.as_dict()["d_mem"]  # the memory topic's width
+    assert (p.n, p.m, p.d_model, d_mem, p.d_k, p.d_v) == (2, 4, 2, 3, 2, 2)
+    assert p.keys_from == "memory" and p.topic("memory").memory == load(WIDE).given("memory")
     d = symattn.derive(WIDE)
     assert d.step("K").shape == (4, 2) and d.step("weights").shape == (2, 4)
     x, m = np.array(WIDE["X"], float), np.array(WIDE["memory"], float)

@@ -9,11 +9,13 @@ format and language; checked with its mistake model and carried-forward errors; 
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import docx
 import numpy as np
 import pytest
 
@@ -21,9 +23,12 @@ import symattn
 from symattn.check import check
 from symattn.exercises import ExerciseOptions, generate, render_self_check
 from symattn.exercises.generate import as_columns
+from symattn.render import render
+from symattn.render.xlsx import MINUS_INFINITY
 from symattn.words import words
 
 from .helpers import run_cli
+from .spreadsheet import formulas
 
 BASE: dict[str, Any] = {
     "tokens": ["a", "b", "c", "d"],
@@ -90,12 +95,26 @@ def test_heads_the_column_layout_and_the_backward_pass() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_format_says_what_the_window_is(lang: str) -> None:
+def test_every_format_says_what_the_window_is(lang: str, tmp_path: Path) -> None:
     d = symattn.derive(BASE)
     sentence = {"en": "sliding window", "zh": "滑动窗口"}[lang]
     for fmt in ("text", "markdown", "latex", "html"):
         out = d.render(fmt, lang=lang)
         assert sentence in out.lower() if lang == "en" else sentence in out, fmt
+    data = json.loads(d.render("json", lang=lang))
+    assert data["mask"] == "window"
+    masked = next(s for s in data["steps"] if s["id"] == "masked_scores")
+    assert [[x != "-oo" for x in row] for row in masked["exact"]] == _band(4, 2).tolist()
+    # Word: the file is made and its Given section says what the window is
+    blob = render(d, "docx", lang=lang)
+    assert blob[:2] == b"PK"  # a zip: the Office Open XML container
+    text = "\n".join(p.text for p in docx.Document(io.BytesIO(blob)).paragraphs)
+    assert sentence in text.lower() if lang == "en" else sentence in text
+    # the spreadsheet says it with its cells: −∞ exactly outside the band
+    path = tmp_path / f"window-{lang}.xlsx"
+    path.write_bytes(render(d, "xlsx", lang=lang))
+    cells = formulas(path)["step_masked_scores"]
+    assert [[c != MINUS_INFINITY for c in row] for row in cells] == _band(4, 2).tolist()
 
 
 def test_one_key_too_many_is_diagnosed_and_later_steps_carried_forward() -> None:

@@ -83,7 +83,7 @@ def _keys(problem: Problem, prefix: str) -> str | None:
 
 
 def _inputs(problem: Problem, prefix: str) -> str | None:
-    ok = problem.X is not None and problem.memory is None and problem.d_model == problem.d_v
+    ok = problem.X is not None and problem.keys_from is None and problem.d_model == problem.d_v
     return "X" if ok and problem.heads == 1 else None
 
 

@@ -61,9 +61,10 @@ def crosscheck(derivation: Derivation) -> Crosscheck | None:
     symbolic problems)."""
     if derivation.problem.symbolic:
         return None
-    floats = forward(derivation.problem, numpy_paths(derivation.problem))
+    paths = numpy_paths(derivation.problem)
+    floats = forward(derivation.problem, paths)
     if "dO" in derivation.step_ids:
-        backward(derivation.problem, floats)
+        backward(derivation.problem, floats, paths)
     max_abs = max_rel = 0.0
     conditioned = False
     worst: tuple[str, tuple[int, int]] | None = None

@@ -90,9 +90,9 @@ def _forward(problem: Problem, paths: Paths) -> dict[str, tuple[Array, Array]]:
         # the sizes carry on from the step before (a LayerNorm's cancellation included),
         # never restarted from |values|: that would hide the conditioning of what came before
         x, mx = out[attended]
-        if problem.memory is not None:
-            kv = _floats(problem.memory)
-            mkv = np.abs(kv)
+        kv_of = _keys(problem, paths)  # a topic's matrix (a memory), or X
+        if kv_of is not None:
+            kv, mkv = kv_of, np.abs(kv_of)
         else:
             kv, mkv = x, mx
         wq, wk, wv = (_floats(m) for m in (problem.W_Q, problem.W_K, problem.W_V))
@@ -148,6 +148,15 @@ def _group(problem: Problem, paths: Paths, head: int) -> int:
         if group is not None:
             return group
     return head
+
+
+def _keys(problem: Problem, paths: Paths) -> Array | None:
+    """What K and V are projected from when a topic says (a memory), else None (X)."""
+    for path, config in paths:
+        found = path.keys(problem, config)
+        if found is not None:
+            return found
+    return None
 
 
 def _after(problem: Problem, paths: Paths, out: dict[str, Pair], attention: Attention) -> None:
@@ -207,13 +216,14 @@ def _head(
     return out[f"{prefix}output"], names
 
 
-def backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
-    """Float64 gradients of the backward pass, added to ``out`` (values, size of the terms)."""
+def backward(problem: Problem, out: dict[str, tuple[Array, Array]], paths: Paths = ()) -> None:
+    """Float64 gradients of the backward pass, added to ``out`` (values, size of the terms);
+    ``paths`` as for :func:`forward` (a memory's keys)."""
     with np.errstate(all="ignore"):
-        _backward(problem, out)
+        _backward(problem, out, _keys(problem, paths))
 
 
-def _backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
+def _backward(problem: Problem, out: dict[str, tuple[Array, Array]], kv_of: Array | None) -> None:
     o = out["output"][0]
     if problem.dO is not None:
         d_o = _floats(problem.dO)
@@ -224,7 +234,7 @@ def _backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
         d_o, md_o = o - t, np.abs(o) + np.abs(t)
     out["dO"] = (d_o, md_o)
     if problem.heads == 1 and problem.W_O is None:
-        parts = [_backward_head(problem, out, "", d_o, md_o)]
+        parts = [_backward_head(problem, out, "", d_o, md_o, kv_of)]
     else:
         dc, mdc = d_o, md_o
         if problem.W_O is not None:
@@ -239,15 +249,21 @@ def _backward(problem: Problem, out: dict[str, tuple[Array, Array]]) -> None:
             block = slice(h * width, (h + 1) * width)
             prefix = f"h{h + 1}."
             out[f"{prefix}dO"] = (dc[:, block], mdc[:, block])
-            parts.append(_backward_head(problem, out, prefix, dc[:, block], mdc[:, block]))
+            parts.append(_backward_head(problem, out, prefix, dc[:, block], mdc[:, block], kv_of))
     if problem.X is not None and problem.W_Q is not None:
         out["dX"] = (np.sum([p[0] for p in parts], axis=0), np.sum([p[1] for p in parts], axis=0))
 
 
 def _backward_head(
-    problem: Problem, out: dict[str, tuple[Array, Array]], prefix: str, d_o: Array, md_o: Array
+    problem: Problem,
+    out: dict[str, tuple[Array, Array]],
+    prefix: str,
+    d_o: Array,
+    md_o: Array,
+    kv_of: Array | None,
 ) -> tuple[Array, Array]:
-    """One head's gradients; returns its share of dX (and of its size)."""
+    """One head's gradients; returns its share of dX (and of its size); ``kv_of``: what K
+    and V were projected from when not X (a memory), whose gradient dX does not take."""
     a, _ = out[f"{prefix}weights"]
     v, mv = out[f"{prefix}V"]
     q = out[f"{prefix}Q"][0]
@@ -271,7 +287,7 @@ def _backward_head(
         return np.zeros(1), np.zeros(1)
     assert problem.W_K is not None and problem.W_V is not None
     x = _floats(problem.X)
-    kv = _floats(problem.memory) if problem.memory is not None else x
+    kv = kv_of if kv_of is not None else x
     out[f"{prefix}dW_Q"] = (x.T @ dq, np.abs(x).T @ mdq)
     out[f"{prefix}dW_K"] = (kv.T @ dk, np.abs(kv).T @ mdk)
     out[f"{prefix}dW_V"] = (kv.T @ dv, np.abs(kv).T @ mdv)
@@ -283,7 +299,7 @@ def _backward_head(
         wk = wk[:, head * d_k : (head + 1) * d_k]
         wv = wv[:, head * d_v : (head + 1) * d_v]
     dx, mdx = dq @ wq.T, mdq @ np.abs(wq).T
-    if problem.memory is None:
+    if kv_of is None:
         dx = dx + dk @ wk.T + dv @ wv.T
         mdx = mdx + mdk @ np.abs(wk).T + mdv @ np.abs(wv).T
     return dx, mdx

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -53,14 +54,14 @@ class Scorer:
         self.own = scores_kind(by_name(name) for name, _ in problem.topics) == "own"
         out = forward(problem, self.paths)
         self.prefixes = list(per_head(problem))
-        self.offset = out["P"][0] if "P" in out else 0.0
+        self.offset = _total(path.x_offset(problem, config, out) for path, config in self.paths)
         divisor = 1.0 if problem.scale is None else float(problem.scale)
         for path, config in self.paths:
             factor = path.divisor(problem, config)
             divisor *= 1.0 if factor is None else float(factor)
         self.divisor = divisor
-        self.bias = [out.get(f"{p}alibi_bias", (0.0,))[0] for p in self.prefixes]
-        self.keep = [np.isfinite(read_scores(out, p)) for p in self.prefixes]
+        self.bias = [self._bias(out, p) for p in self.prefixes]  # what the topics add
+        self.keep = [np.isfinite(read_scores(out, p, self.paths)) for p in self.prefixes]
         self.groups = []
         for t in range(len(self.prefixes)):
             group = t
@@ -68,6 +69,9 @@ class Scorer:
                 g = path.kv_group(problem, config, t)
                 group = group if g is None else g
             self.groups.append(group)
+
+    def _bias(self, out: dict[str, Any], prefix: str) -> Any:
+        return _total(path.score_bias(self.problem, c, prefix, out) for path, c in self.paths)
 
     def heads(self, x: Array, w_q: Array, w_k: Array) -> list[tuple[Array, Array, Array]]:
         """Each head's (Q, K, scores the softmax reads, −inf where masked)."""
@@ -81,7 +85,10 @@ class Scorer:
                 lookup=None,
             )
             out = forward(problem, self.paths)
-            return [(out[f"{p}Q"][0], out[f"{p}K"][0], read_scores(out, p)) for p in self.prefixes]
+            return [
+                (out[f"{p}Q"][0], out[f"{p}K"][0], read_scores(out, p, self.paths))
+                for p in self.prefixes
+            ]
         xt = x + self.offset
         q_all, k_all = xt @ w_q, xt @ w_k
         found = []
@@ -96,6 +103,15 @@ class Scorer:
             s = (q_s @ k_s.T) / self.divisor + self.bias[t]
             found.append((q, k, np.where(self.keep[t], s, -np.inf)))
         return found
+
+
+def _total(parts: Iterable[Array | None]) -> Any:
+    """The sum of what the topics add (0.0 when none adds anything)."""
+    total: Any = None
+    for part in parts:
+        if part is not None:
+            total = part if total is None else total + part
+    return 0.0 if total is None else total
 
 
 def _row_badness(s: Array, bound: float, ties: bool, floor: bool) -> float:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import SymattnError
 from ..record import Record
+from ..topics import keys_sources
 from ..topics.base import Topic
 from ..topics.draw import EXTRA_DRAWS, Matrices
 
@@ -46,8 +47,9 @@ def _cross(rng: random.Random, options: Any, data: dict[str, Any], matrix: Matri
     """The keys and values come from a memory of its own rows (an encoder's output)."""
     n, d_model, _, _ = options.shape
     rows = max(2, n - 1)
-    data["memory"] = matrix(rows, d_model, int(options.level))  # as X: −level … level
-    data["memory_tokens"] = [f"m{i + 1}" for i in range(rows)]
+    source = keys_sources()[0]  # the topic's matrix that K and V come from
+    data[source.given] = matrix(rows, d_model, int(options.level))  # as X: −level … level
+    data[source.tokens] = [f"m{i + 1}" for i in range(rows)]
 
 
 def _backward(rng: random.Random, options: Any, data: dict[str, Any], matrix: Matrices) -> None:

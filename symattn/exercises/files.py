@@ -14,6 +14,7 @@ from ..derivation import Derivation
 from ..numbers import NegInf, rational_value
 from ..printing import fraction_str
 from ..topics import keys as topic_keys
+from ..topics import keys_sources
 from ..words import words
 from .generate import Exercise
 
@@ -37,9 +38,11 @@ def problem_toml(data: dict[str, Any]) -> str:
     else:
         lines.append(f"tokens = {json.dumps(data['tokens'], ensure_ascii=False)}")
         lines.append(f"X = {_matrix_toml(data['X'])}")
-    if "memory" in data:  # cross-attention: the keys and values come from the memory
-        lines.append(f"memory = {_matrix_toml(data['memory'])}")
-        lines.append(f"memory_tokens = {json.dumps(data['memory_tokens'], ensure_ascii=False)}")
+    for source in keys_sources():  # a topic's matrix that K and V come from (a memory)
+        if source.given in data:
+            lines.append(f"{source.given} = {_matrix_toml(data[source.given])}")
+            tokens = json.dumps(data[source.tokens], ensure_ascii=False)
+            lines.append(f"{source.tokens} = {tokens}")
     for key in ("W_Q", "W_K", "W_V"):
         lines.append(f"{key} = {_matrix_toml(data[key])}")
     if data.get("heads", 1) > 1:
@@ -58,7 +61,10 @@ def problem_toml(data: dict[str, Any]) -> str:
 
 #: Keys a topic adds to an exercise: every key the problem reader knows from a topic, and
 #: the layout.
-TOPIC_KEYS = (*topic_keys(), "layout")
+TOPIC_KEYS = (
+    *(k for k in topic_keys() if k not in {x for s in keys_sources() for x in (s.given, s.tokens)}),
+    "layout",
+)
 
 
 def _toml(value: Any) -> str:

@@ -65,8 +65,9 @@ RESTARTS = 12
 BLIND_RESTARTS = 40
 #: W_V (and what comes after attention) drawn afresh for one built draw's scores.
 VALUES = 20
-#: What is drawn after the scores: what :func:`_built` draws afresh.
-AFTER_SCORES = ("W_V", "W_1", "b_1", "W_2")
+#: What is drawn after the scores: what :func:`_built` draws afresh (and the topics' own,
+#: ``Topic.after_scores``).
+AFTER_SCORES = ("W_V",)
 
 
 class Exercise(Record):
@@ -269,9 +270,10 @@ def _built(
         return None  # scores on a grid that cannot be built here (τ = 1/2, say): draw again
     if not repair(rng, problem, data, rows, top, bound, ties=options.allow_ties, floor=floor):
         return None
+    afresh = AFTER_SCORES + tuple(k for topic in options.drawn for k in topic.after_scores)
     for _ in range(VALUES):
         fresh, _ = _draw(rng, options, title)
-        data |= {k: fresh[k] for k in AFTER_SCORES if k in fresh}
+        data |= {k: fresh[k] for k in afresh if k in fresh}
         try:
             problem = load(dict(data))
         except SymattnError:

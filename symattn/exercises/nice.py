@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compute.numeric import forward
+from ..compute.numeric import Paths, forward
 from ..problem import Problem
 from ..topics import numpy_paths
 from ..topics.base import per_head
@@ -29,13 +29,14 @@ from .rules import WEIGHT_CEILING, WEIGHT_FLOOR
 
 __all__ = ["read_scores", "scores_nice", "weights_nice"]
 
-#: The steps a head's scores go through, last first: the softmax reads the first present.
-_READ = ("masked_scores", "biased_scores", "scaled_scores", "scores")
 
-
-def read_scores(out: dict[str, Any], prefix: str) -> Any:
-    """The scores a head's softmax reads, from the NumPy path's steps."""
-    return out[next(f"{prefix}{s}" for s in _READ if f"{prefix}{s}" in out)][0]
+def read_scores(out: dict[str, Any], prefix: str, paths: Paths) -> Any:
+    """The scores a head's softmax reads, from the NumPy path's steps: the steps a head's
+    scores go through, last first (the mask, the topics' steps on the scores, the scaled
+    scores, the scores), the first present."""
+    own = tuple(path.leaves for path, _ in reversed(paths) if path.leaves is not None)
+    steps = ("masked_scores", *own, "scaled_scores", "scores")
+    return out[next(f"{prefix}{s}" for s in steps if f"{prefix}{s}" in out)][0]
 
 
 def weights_nice(weights: Any, *, floor: bool) -> bool:
@@ -58,9 +59,10 @@ def scores_nice(
     """Every row's scores small, not all alike, and distinct unless ties are allowed
     (``causal``: only the keys up to the query's own count); its weights not near one-hot
     and, with ``floor``, none negligible."""
-    out = forward(problem, numpy_paths(problem))
+    paths = numpy_paths(problem)
+    out = forward(problem, paths)
     for prefix in per_head(problem):
-        scores = read_scores(out, prefix)
+        scores = read_scores(out, prefix, paths)
         weights = out[f"{prefix}weights"][0]
         for i, row in enumerate(scores.tolist()):
             keep = [j for j, s in enumerate(row) if math.isfinite(s) and (not causal or j <= i)]

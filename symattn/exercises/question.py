@@ -49,8 +49,9 @@ from .cloze import entry_fields
 
 __all__ = ["GIVEN", "MAX_WEIGHT", "QuizItem", "question_document", "step_weights"]
 
-#: Matrices a problem may give, in the order a sheet shows them (then a topic's).
-GIVEN = ("X", "memory", "W_Q", "W_K", "W_V", "Q", "K", "V", "W_O")
+#: Matrices a problem may give, in the order a sheet shows them (after X, a topic's that K
+#: and V come from; then a topic's).
+GIVEN = ("W_Q", "W_K", "W_V", "Q", "K", "V", "W_O")
 #: Above this, every field weighs 1 (a step of many entries then weighs more).
 MAX_WEIGHT = 10_000
 
@@ -83,15 +84,16 @@ def _given(item: QuizItem, w: Words) -> list[Block]:
         embedding = tuple(tuple(Lit(x) for x in row) for _, row in item.vocabulary)
         out.append(QuizTable(None, embedding, tuple(token for token, _ in item.vocabulary)))
     view = view_of(p.layout)  # the matrices as the problem's layout writes them
-    topic_given = tuple(name for _, config in p.topics for name in config.givens())
-    for name in (*GIVEN, *topic_given):
+    rows_of = {"X": p.tokens} if p.keys_from is None else {"X": p.tokens, p.keys_from: p.kv_tokens}
+    topic_given = tuple(n for _, c in p.topics for n in c.givens() if n not in rows_of)
+    for name in (*rows_of, *GIVEN, *topic_given):
         matrix = p.given(name)
         if matrix is None or name in item.steps:
             continue
-        labels = p.tokens if name == "X" else p.memory_tokens if name == "memory" else None
+        labels = rows_of.get(name)
         labels = None if labels is None else tuple(labels)
         cells = _cells(view.given(name, matrix))
-        turned = view.columns and name in ("X", "memory")  # tokens above, not beside
+        turned = view.columns and name in rows_of  # tokens above, not beside
         rows, cols = (None, labels) if turned else (labels, None)
         out.append(QuizTable(Name(name), cells, rows, cols))
     out += _sentences(item, w)

@@ -123,11 +123,13 @@ def size_refusal(options: Any, levels: Mapping[int, tuple[int, ...]]) -> tuple[s
     if _fits(n, d_model, d_k, options, bound, top):
         return None
     if options.kv_heads < options.heads and _fits(n, d_model, d_k, options, bound, top, False):
+        # the topic that shares them, by its name (``--with``)
+        sharing = ", ".join(t.name for t in options.drawn if t.kv_heads(options) is not None)
         return "heads", (
             f"{n} tokens with query heads sharing a K/V head, d_model = {d_model}, d_k = "
             f"{d_k} at level {options.level}: the heads of a group get the same scores but "
             "for their sign, and here only one sign keeps every weight nice; ask fewer "
-            "tokens or one K/V head per query head (without gqa)"
+            f"tokens or one K/V head per query head (without {sharing})"
         )
     most = max((m for m in range(2, n) if _fits(m, d_model, d_k, options, bound, top)), default=0)
     fewer = f"at most {most} tokens here, or" if most else "try"

@@ -11,7 +11,8 @@ from typing import Any, Protocol
 from ..errors import SymattnError, where
 from ..numbers import Surd
 from ..printing import sstr
-from ..problem import Mask
+from ..problem import KeysSource, Mask
+from ..topics import keys_sources
 from .values import Monomial
 
 __all__ = [
@@ -39,7 +40,6 @@ MAX_NAME_BYTES = 200
 # The sizes each matrix's rows and columns are; "h·" marks a multiple of the head count.
 _RAW_DIMS: dict[str, tuple[str, str]] = {
     "X": ("n", "d_model"),
-    "memory": ("m", "d_model"),
     "W_Q": ("d_model", "h·d_k"),
     "W_K": ("d_model", "h·d_k"),
     "W_V": ("d_model", "h·d_v"),
@@ -52,12 +52,17 @@ _RAW_DIMS: dict[str, tuple[str, str]] = {
 }
 
 
-def check_raw_sizes(data: Mapping[str, Any], heads: int, limit: int, source: str) -> None:
-    """Refuse a matrix over the size limit before a single value of it is read.
+def check_raw_sizes(
+    data: Mapping[str, Any], heads: int, limit: int, source: str, keys_from: tuple[str, ...] = ()
+) -> None:
+    """Refuse a matrix over the size limit before a single value of it is read (``keys_from``:
+    a topic's matrix that K and V come from, m × its width, checked after X).
 
     The exact sizes are checked again once the values are read; this bound only keeps
     a file of millions of entries from being parsed to be refused afterwards."""
-    for key, dims in _RAW_DIMS.items():
+    x_dims, *rest = _RAW_DIMS.items()
+    more = [(key, ("m", "d_model")) for key in keys_from]
+    for key, dims in (x_dims, *more, *rest):
         raw = data.get(key)
         if not isinstance(raw, list):
             continue
@@ -173,9 +178,11 @@ def check_shapes(
     source: str,
     direct: bool,
     groups: tuple[int, int] = (1, 1),
+    keys: KeysSource | None = None,
 ) -> dict[str, int]:
     """The sizes; ``groups`` = (heads, kv_heads): K has kv_heads/heads as many columns
-    as Q (grouped-query attention)."""
+    as Q (grouped-query attention); ``keys``: a topic's matrix that K and V are projected
+    from instead of X (a memory), which may have its own width."""
     heads, kv_heads = groups
 
     def kv_width(d_k: int) -> int:
@@ -199,12 +206,14 @@ def check_shapes(
             raise mismatch("V", "K", "V needs one row per key, as many rows as K")
         return {"n": n, "m": m, "d_k": d_k, "d_v": d_v}
     n, d_model = _shape(givens["X"])
-    kv = "memory" if "memory" in givens else "X"
-    m, d_mem = _shape(givens[kv])  # the memory may have its own width (PyTorch's kdim, vdim)
+    own = keys is not None and keys.given in givens
+    kv = keys.given if own and keys is not None else "X"
+    m, d_kv = _shape(givens[kv])  # its own width (PyTorch's kdim, vdim)
+    kv_name = keys.width if own and keys is not None else "d_model"
     for w, src, width, name in (
         ("W_Q", "X", d_model, "d_model"),
-        ("W_K", kv, d_mem, "d_mem" if kv == "memory" else "d_model"),
-        ("W_V", kv, d_mem, "d_mem" if kv == "memory" else "d_model"),
+        ("W_K", kv, d_kv, kv_name),
+        ("W_V", kv, d_kv, kv_name),
     ):
         rows = _shape(givens[w])[0]
         if rows != width:
@@ -222,8 +231,8 @@ def check_shapes(
         )
     d_v = _shape(givens["W_V"])[1]
     shapes = {"n": n, "m": m, "d_model": d_model, "d_k": d_k, "d_v": d_v}
-    if d_mem != d_model:
-        shapes["d_mem"] = d_mem
+    if d_kv != d_model:
+        shapes[kv_name] = d_kv
     return shapes
 
 
@@ -263,7 +272,7 @@ def read_padding(
     if keys is None:
         raise SymattnError(
             f"{source}: pad_token: the keys have no tokens to look for it in; give text, "
-            "tokens or memory_tokens"
+            f"tokens or {' or '.join(s.tokens for s in keys_sources())}"
         )
     padded = [key == pad for key in keys]
     if not any(padded):

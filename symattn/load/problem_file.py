@@ -21,7 +21,7 @@ from ..errors import SymattnError, where
 from ..numbers import to_sympy
 from ..printing import Notation
 from ..problem import Lookup, Matrix, Problem, Shapes
-from ..topics import LoadContext
+from ..topics import LoadContext, source_widths
 from ..topics import keys as topic_keys
 from .checks import (
     check_raw_sizes,
@@ -213,14 +213,17 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 12
     ):
         raise SymattnError(f"{source}: places: expected a whole number 0 … 12, found {places!r}")
-    check_raw_sizes(data, heads, max_size or DEFAULT_MAX_SIZE, source)
+    # a topic's matrix that K and V are projected from (a memory): read with X and the W's
+    kv = next((t.keys_source for t in topics if t.keys_source is not None), None)
+    kv_given = () if kv is None else (kv.given,)
+    check_raw_sizes(data, heads, max_size or DEFAULT_MAX_SIZE, source, kv_given)
     reader = _Reader(source)
     givens: dict[str, tuple[tuple[Monomial, ...], ...]] = {}
-    for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "memory", "W_O", "dO", "target"):
+    for key in ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", *kv_given, "W_O", "dO", "target"):
         if key in data:
             givens[key] = reader.matrix(data, key)
     scan_symbols(data, reader, topics)
-    layout = read_layout(data, givens, source)
+    layout = read_layout(data, givens, source, kv_given)
 
     lookup: Lookup | None = None
     if "text" in data or "vocab" in data or "embedding" in data:
@@ -262,8 +265,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
                 raise SymattnError(
                     f"{source}: missing {key}: when Q, K, V are given directly all three are needed"
                 )
-        if "memory" in givens:
-            raise SymattnError(f"{source}: memory needs X and the W's, not Q, K, V directly")
+        if kv is not None and kv.given in givens:
+            raise SymattnError(f"{source}: {kv.given} needs X and the W's, not Q, K, V directly")
     else:
         for key in ("X", "W_Q", "W_K", "W_V"):
             if key not in givens:
@@ -276,16 +279,18 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     for topic in topics:
         topic.early(ctx)
     kv_heads = ctx.kv_heads
-    shapes = check_shapes(givens, source, bool(direct), (heads, kv_heads or heads))
+    shapes = check_shapes(givens, source, bool(direct), (heads, kv_heads or heads), kv)
     split_heads(shapes, heads, givens, source, "Q" if direct else "W_Q", kv_heads or heads)
     check_upstream(shapes, givens, source)
     limit = max_size or (DEFAULT_MAX_SYMBOLIC_SIZE if reader.symbolic else DEFAULT_MAX_SIZE)
-    for dim in ("n", "m", "d_model", "d_mem", "d_k", "d_v"):
+    width = () if kv is None else (kv.width,)  # the width of the keys' source, when its own
+    for dim in ("n", "m", "d_model", *width, "d_k", "d_v"):
         if dim in shapes and shapes[dim] > limit:
             kind = "symbolic" if reader.symbolic else "exact"
+            dims = ", ".join(("n", "m", "d_model", *source_widths(), "d_k", "d_v"))
             raise SymattnError(
                 f"{source}: {dim} = {shapes[dim]} is larger than the {kind}-derivation limit of "
-                f"{limit} (n, m, d_model, d_mem, d_k, d_v)",
+                f"{limit} ({dims})",
                 lift=("max_size", shapes[dim]),
             )
 
@@ -311,12 +316,12 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
     tokens = lookup.tokens if lookup else labels(data, "tokens", shapes["n"], source)
     if lookup and "tokens" in data:
         raise SymattnError(f"{source}: tokens: not needed with text; the tokens come from it")
-    memory_tokens = labels(data, "memory_tokens", shapes["m"], source)
+    key_tokens = None if kv is None else labels(data, kv.tokens, shapes["m"], source)
     mask, mask_label = read_padding(
         data.get("pad_token"),
         mask,
         mask_label,
-        memory_tokens if "memory" in givens else tokens,
+        key_tokens if kv is not None and kv.given in givens else tokens,
         shapes,
         source,
     )
@@ -327,8 +332,8 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         Notation.build("matrix", notation)
     except SymattnError as exc:
         raise SymattnError(f"{source}: {exc}") from None
-    if memory_tokens and "memory" not in givens:
-        raise SymattnError(f"{source}: memory_tokens: given without memory")
+    if kv is not None and key_tokens and kv.given not in givens:
+        raise SymattnError(f"{source}: {kv.tokens}: given without {kv.given}")
     ctx.shapes, ctx.mask, ctx.mask_label = dict(shapes, heads=heads), mask, mask_label
     configs = read_topics(ctx, topics)
 
@@ -342,7 +347,7 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
             d_model=shapes.get("d_model"),
             heads=heads,
             d_out=shapes.get("d_out"),
-            d_mem=shapes.get("d_mem"),
+            widths=tuple((w, shapes[w]) for w in width if w in shapes),
         ),
         X=matrices.get("X"),
         W_Q=matrices.get("W_Q"),
@@ -351,14 +356,12 @@ def _build(data: Mapping[str, Any], source: str, max_size: int | None) -> Proble
         Q=matrices.get("Q"),
         K=matrices.get("K"),
         V=matrices.get("V"),
-        memory=matrices.get("memory"),
         scale=scale,
         scale_label=scale_label,
         symbolic=reader.symbolic,
         title=title,
         description=description,
         tokens=tokens,
-        memory_tokens=memory_tokens,
         lookup=lookup,
         notation=tuple((str(k), v) for k, v in notation.items()),
         W_O=matrices.get("W_O"),

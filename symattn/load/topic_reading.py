@@ -50,8 +50,6 @@ CORE_KEYS = (
     "scale",
     "mask",
     "heads",
-    "memory",
-    "memory_tokens",
     "notation",
     "W_O",
     "pad_token",
@@ -79,13 +77,16 @@ def _t(rows: Any) -> Any:
     return tuple(zip(*rows))
 
 
-def read_layout(data: Mapping[str, Any], givens: dict[str, Any], source: str) -> str:
-    """``layout = "column"``: the core's matrices are turned to the row layout."""
+def read_layout(
+    data: Mapping[str, Any], givens: dict[str, Any], source: str, more: tuple[str, ...] = ()
+) -> str:
+    """``layout = "column"``: the core's matrices (and ``more``, a topic's that the core
+    reads) are turned to the row layout."""
     raw = data.get("layout", "row")
     if raw not in LAYOUTS:
         raise SymattnError(f'{source}: layout: expected "row" or "column", found {raw!r}')
     if raw == "column":
-        for key in LAID_OUT:
+        for key in (*LAID_OUT, *more):
             if key in givens:
                 givens[key] = _t(givens[key])
     return str(raw)
@@ -105,8 +106,9 @@ def scan_symbols(data: Mapping[str, Any], reader: Any, topics: Sequence[Topic]) 
                 reader.value(raw, key, row, col)
 
     for topic in topics:
+        labels = () if topic.keys_source is None else (topic.keys_source.tokens,)  # words
         for key in topic.keys:
-            if isinstance(data.get(key), list):
+            if isinstance(data.get(key), list) and key not in labels:
                 walk(data[key], key, None, None)
 
 

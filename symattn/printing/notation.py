@@ -46,7 +46,6 @@ class Names(NamedTuple):
 # fmt: off
 _TABLE: dict[str, Names] = {
     "X": Names("x", "x", "x", "X", "X", "X"),
-    "memory": Names("m", "m", "m", "M", "M", "M"),
     "W_Q": Names("w^{Q}", "w^{q}", "wq", "W^{Q}", "W^{q}", "W_Q"),
     "W_K": Names("w^{K}", "w^{k}", "wk", "W^{K}", "W^{k}", "W_K"),
     "W_V": Names("w^{V}", "w^{v}", "wv", "W^{V}", "W^{v}", "W_V"),
@@ -75,8 +74,9 @@ for _id, (_letter, _matrix, _text) in _GRADIENTS.items():
     _d_letter, _d_matrix = rf"\mathrm{{d}}{_letter}", rf"\mathrm{{d}}{_matrix}"
     _TABLE[_id] = Names(_d_letter, _d_letter, _text, _d_matrix, _d_matrix, _id)
 
-#: Matrices whose rows are tokens' vectors (row i is a vector named by its token).
-VECTOR_ROWS = ("X", "memory", "Q", "K", "V", "output")
+#: Matrices whose rows are tokens' vectors (row i is a vector named by its token); a
+#: topic's are added with its names.
+VECTOR_ROWS = {"X", "Q", "K", "V", "output"}
 
 #: What a renamed letter may be: a letter or a LaTeX command, with optional primes.
 _SAFE_LETTER = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)'{0,2}")
@@ -85,9 +85,11 @@ _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPER = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 
 
-def add_names(names: Mapping[str, Names]) -> None:
-    """Name more matrices (a topic's steps and given matrices): called once for each topic
-    by the registry of :mod:`symattn.topics`."""
+def add_names(names: Mapping[str, Names], rows: tuple[str, ...] = ()) -> None:
+    """Name more matrices (a topic's steps and given matrices; ``rows``: those of them whose
+    rows are tokens' vectors): called once for each topic by the registry of
+    :mod:`symattn.topics`."""
+    VECTOR_ROWS.update(rows)
     for key, value in names.items():
         known = _TABLE.get(key)
         if known is not None and known != value:

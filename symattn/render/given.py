@@ -15,7 +15,7 @@ from .view import View
 __all__ = ["given_notes", "given_shown", "scale_note", "scale_sentence"]
 
 #: The core's given matrices shown in the Given section (a topic adds its own).
-SHOWN = ("W_Q", "W_K", "W_V", "W_O", "memory")
+SHOWN = ("W_Q", "W_K", "W_V", "W_O")
 #: The parts of a mask that no topic describes, each with its sentence in the Given section.
 MASKS = ("causal", "explicit", "padding")
 

@@ -142,7 +142,7 @@ def render_json(
     if problem.title is not None:
         out["title"] = problem.title
     out["shapes"] = {k: shapes[k] for k in ("n", "m", "d_model", "d_k", "d_v", "heads")}
-    for extra in ("d_out", "d_mem"):
+    for extra in ("d_out", *(width for width, _ in problem.shapes.widths)):
         if shapes[extra] is not None:
             out["shapes"][extra] = shapes[extra]
     out["scale"] = problem.scale_label

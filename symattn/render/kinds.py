@@ -323,8 +323,8 @@ def jacobian(walk: Walker, step: Step) -> None:
 def add_step(walk: Walker, step: Step) -> None:
     """A sum entry by entry, ``r_ij = x_ij + o_ij`` (−∞ + s = −∞ for a masked score)."""
     left, right = step.operands
-    residual = step.spec.params == "residual"  # a residual connection (of a block)
-    walk.say(walk.words("derive.residual" if residual else "derive.general"))
+    # a topic's sum may say its own first sentence (its params' ``sentence``)
+    walk.say(walk.words(getattr(step.spec.params, "sentence", None) or "derive.general"))
     walk.show([walk.general(step)])
     matrices = walk.d.matrices
     for i in walk.expanded(step):

@@ -23,8 +23,6 @@ WORD_SYMBOLS: dict[str, tuple[str, str]] = {
     "S_prime_ij": ("S'_{ij}", "S′ᵢⱼ"),
     "Sigma_j": (r"\Sigma _{j}", "Σⱼ"),
     "Sigma_k": (r"\Sigma _{k}", "Σₖ"),
-    "W_1": ("W_{1}", "W_1"),
-    "W_2": ("W_{2}", "W_2"),
     "W_K": ("W^{K}", "W_K"),
     "W_O": ("W^{O}", "W_O"),
     "W_Q": ("W^{Q}", "W_Q"),
@@ -35,8 +33,6 @@ WORD_SYMBOLS: dict[str, tuple[str, str]] = {
     "a_ik": ("a_{ik}", "aᵢₖ"),
     "a_ji": ("a_{ji}", "aⱼᵢ"),
     "approx": (r"\approx", "≈"),
-    "b_1": ("b_{1}", "b_1"),
-    "b_2": ("b_{2}", "b_2"),
     "b_i": ("b_{i}", "bᵢ"),
     "d_k": ("d_k", "d_k"),
     "dS_prime": ("dS'", "dS′"),
@@ -103,7 +99,6 @@ WORD_SYMBOLS: dict[str, tuple[str, str]] = {
 TEX_SYMBOLS: Mapping[str, str] = TopicTable(
     {
         "d_model": r"d_{\text{model}}",
-        "d_mem": r"d_{\text{mem}}",
         "sqrt_dk": r"\sqrt{d_k}",
         "neg_inf": r"-\infty",
         "Sigma": r"\Sigma",
@@ -124,7 +119,6 @@ TEX_SYMBOLS: Mapping[str, str] = TopicTable(
 UNICODE_SYMBOLS: Mapping[str, str] = TopicTable(
     {
         "d_model": "d_model",
-        "d_mem": "d_mem",
         "sqrt_dk": "√d_k",
         "neg_inf": "−∞",
         "Sigma": "Σ",

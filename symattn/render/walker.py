@@ -252,12 +252,12 @@ class Walker(Record):
             self.blocks.append(Sentence((p.description,)))
         self.blocks.append(Heading(None, w("given")))
         dims: list[Math] = [Relation(Sym("n"), "=", Lit(str(p.n)))]
-        if p.memory is not None or p.d_model is None:
+        if p.keys_from is not None or p.d_model is None:  # keys of their own (a memory)
             dims.append(Relation(Sym("m"), "=", Lit(str(p.m))))
         if p.d_model is not None:
             dims.append(Relation(Sym("d_model"), "=", Lit(str(p.d_model))))
-        if p.d_mem is not None:
-            dims.append(Relation(Sym("d_mem"), "=", Lit(str(p.d_mem))))
+        for width, size in p.shapes.widths:  # a topic's (the width of the keys' source)
+            dims.append(Relation(Sym(width), "=", Lit(str(size))))
         dims += [
             Relation(Sym("d_k"), "=", Lit(str(p.d_k))),
             Relation(Sym("d_v"), "=", Lit(str(p.d_v))),

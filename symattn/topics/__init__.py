@@ -14,7 +14,7 @@ names) is answered by the topics loaded; a kind of step not found among them loa
 rest before it is called unknown (:class:`TopicTable`).
 
 >>> [t.name for t in everything()][:3]
-['positions', 'rope', 'additive']
+['memory', 'positions', 'rope']
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from ..printing import add_names
-from ..problem import Problem
+from ..problem import KeysSource, Problem
 from ..steps import Kind, Plan
 from .base import Builder, KindRules, LoadContext, Mistake, Run, Topic
 
@@ -45,6 +45,7 @@ __all__ = [
     "drawn",
     "everything",
     "fixed",
+    "keys_sources",
     "kind_rules",
     "kv_group",
     "laid_out",
@@ -52,11 +53,13 @@ __all__ = [
     "mistakes",
     "numpy_paths",
     "score_divisor",
+    "source_widths",
     "symbols",
 ]
 
 #: The registry: the topics' modules, in the order of the steps they add.
 MODULES = (
+    "memory",
     "positions",
     "rope",
     "additive",
@@ -75,7 +78,8 @@ _named: set[str] = set()  # the topics whose names printing knows
 def _module_topic(name: str) -> Topic:
     topic: Topic = sys.modules[f"{__name__}.{name}"].TOPIC
     if name not in _named:  # printing learns a topic's names when it is first loaded
-        add_names(topic.names)
+        source = topic.keys_source  # its rows are tokens' vectors, as X's are
+        add_names(topic.names, () if source is None else (source.given,))
         _named.add(name)
     return topic
 
@@ -187,6 +191,16 @@ def active(problem: Problem) -> Iterator[tuple[Topic, Any]]:
 def keys() -> tuple[str, ...]:
     """Every problem-file key the topics read."""
     return tuple(key for topic in everything() for key in topic.keys)
+
+
+def keys_sources() -> tuple[KeysSource, ...]:
+    """Every topic's matrix that K and V may be projected from instead of X (a memory)."""
+    return tuple(t.keys_source for t in everything() if t.keys_source is not None)
+
+
+def source_widths() -> tuple[str, ...]:
+    """The names of their widths (d_mem), as the limits name the sizes."""
+    return tuple(source.width for source in keys_sources())
 
 
 #: The core's own kinds of step (class attributes of Kind): no topic's.

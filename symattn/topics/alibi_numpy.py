@@ -7,12 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from .numpy_base import NumpyPath, Out, Pair
+from .numpy_base import Array, NumpyPath, Out, Pair
 
 __all__ = ["PATH"]
 
 
 class AlibiPath(NumpyPath):
+    leaves = "biased_scores"
+
     def on_scores(
         self, problem: Any, config: Any, prefix: str, head: int, scores: Pair, out: Out
     ) -> Pair:
@@ -23,6 +25,9 @@ class AlibiPath(NumpyPath):
         out[f"{prefix}alibi_bias"] = (bias, np.abs(bias))
         out[f"{prefix}biased_scores"] = (values + bias, mag + np.abs(bias))
         return out[f"{prefix}biased_scores"]
+
+    def score_bias(self, problem: Any, config: Any, prefix: str, out: Out) -> Array | None:
+        return out[f"{prefix}alibi_bias"][0]
 
 
 PATH = AlibiPath()

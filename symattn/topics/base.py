@@ -20,7 +20,7 @@ from ..ids import head_prefix
 from ..messages import Piece
 from ..numbers import Surd
 from ..printing import Names
-from ..problem import Mask, Matrix, Problem, TopicConfig
+from ..problem import KeysSource, Mask, Matrix, Problem, TopicConfig
 from ..record import Record
 from ..steps import Kind, Ref, Source, Step, StepSpec
 from ..words import Words
@@ -291,6 +291,7 @@ class Topic:
     #: Derived with ``--backward`` too.
     backward: ClassVar[bool] = False
     with_memory: ClassVar[bool] = True  # goes with cross-attention (a memory's keys)
+    keys_source: ClassVar[KeysSource | None] = None  # K and V from its matrix, not X
     #: Its kinds of step, mistake models, names on paper and symbols (LaTeX, Unicode).
     kinds: ClassVar[tuple[KindRules, ...]] = ()
     mistakes: ClassVar[tuple[Mistake, ...]] = ()
@@ -302,6 +303,8 @@ class Topic:
     fixed: ClassVar[tuple[str, ...]] = ()
     #: Given matrices that the Given section shows with the W's.
     shown: ClassVar[tuple[str, ...]] = ()
+    #: Drawn matrices that leave the scores as they are (drawn afresh with W_V).
+    after_scores: ClassVar[tuple[str, ...]] = ()
     #: Its NumPy sibling's path (:mod:`symattn.topics.numpy_base`), for the cross-check
     #: and the exercises' first look.
     numpy: ClassVar[Any] = None

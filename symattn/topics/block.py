@@ -34,6 +34,7 @@ from .base import Builder, KindRules, LoadContext, Matrices, Mistake, Run, Topic
 from .block_kinds import (
     AFFINE,
     LAYERNORM,
+    RESIDUAL,
     AffineParams,
     LayerNormParams,
     affine,
@@ -135,6 +136,7 @@ class Block(Topic):
     fixed = ("gamma", "beta", "b_1", "b_2")
     keys = ("block", "norm", "eps", "gamma", "beta", "W_1", "b_1", "W_2", "b_2")
     laid_out = ("W_1", "W_2")
+    after_scores = ("W_1", "b_1", "W_2")  # the FFN's (b_2 is drawn with the key's values)
     shown = GIVEN
     kinds = (
         KindRules(
@@ -314,7 +316,7 @@ class Block(Topic):
                 id="residual",
                 kind=Kind.ADD,
                 operands=(x, b.output),
-                params="residual",
+                params=RESIDUAL,
                 row_labels=tokens,
             )
         )
@@ -343,7 +345,7 @@ class Block(Topic):
                     id="block_output",
                     kind=Kind.ADD,
                     operands=("residual", "ffn_output"),
-                    params="residual",
+                    params=RESIDUAL,
                     row_labels=tokens,
                 )
             )

@@ -33,8 +33,10 @@ from ..steps import Kind, StepSpec
 __all__ = [
     "AFFINE",
     "LAYERNORM",
+    "RESIDUAL",
     "AffineParams",
     "LayerNormParams",
+    "SumParams",
     "affine",
     "decimal_affine",
     "decimal_layer_norm",
@@ -57,6 +59,16 @@ class LayerNormParams(Record):
 
 class AffineParams(Record):
     activation: str = ""  # "relu", or none
+
+
+class SumParams(Record):
+    """A sum's params (the core's kind ``add``): the words key of its first sentence."""
+
+    sentence: str
+
+
+#: The block's residual connections, as the walk introduces them.
+RESIDUAL = SumParams("derive.residual")
 
 
 def _rational_row(row: Sequence[Any]) -> bool:

@@ -42,10 +42,23 @@ class Attention(Record):
 class NumpyPath:
     """A topic's float64 path; every hook leaves the computation as it is by default."""
 
+    #: The step (its id without the head's prefix) that :meth:`on_scores` leaves a head's
+    #: scores in for the softmax, when it adds one (the exercises' first look reads it).
+    leaves: str | None = None
+
     def after_x(self, problem: Any, config: Any, x: str, out: Out) -> str:
         """X before the projections (X + P): the name in ``out`` of what it makes of
         ``out[x]``."""
         return x
+
+    def x_offset(self, problem: Any, config: Any, out: Out) -> Array | None:
+        """What :meth:`after_x` added to X, from ``out`` after :meth:`after_x` ran: a draw
+        adds it to another X (None: X is read as it is)."""
+        return None
+
+    def keys(self, problem: Any, config: Any) -> Array | None:
+        """What K and V are projected from instead of X (a memory), or None."""
+        return None
 
     def attended(self, problem: Any, config: Any, x: str, out: Out) -> str:
         """What the projections read (LN(X) before a pre-norm block), by name."""
@@ -76,6 +89,11 @@ class NumpyPath:
     ) -> Pair:
         """The scaled scores before the softmax (a bias, a mask of numbers)."""
         return scores
+
+    def score_bias(self, problem: Any, config: Any, prefix: str, out: Out) -> Array | None:
+        """What :meth:`on_scores` added to a head's scaled scores, from ``out`` after it
+        ran, when it adds what the queries and keys do not change (a bias), else None."""
+        return None
 
     def keep(self, problem: Any, config: Any, keep: Array) -> Array:
         """The keep-mask (True: query i may attend to key j), narrowed by this topic."""

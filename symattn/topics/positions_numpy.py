@@ -28,5 +28,8 @@ class PositionsPath(NumpyPath):
         out["X_pos"] = (values + p, mag + np.abs(p))
         return "X_pos"
 
+    def x_offset(self, problem: Any, config: Any, out: Out) -> Array | None:
+        return out["P"][0]
+
 
 PATH = PositionsPath()
