@@ -150,3 +150,39 @@ def test_help_of_each_command_loads_no_layer_above_render(command: str, tmp_path
 def test_exercises_loads_its_layers(tmp_path: Path) -> None:
     names = loaded("exercises", "--seed", "1", "-o", str(tmp_path / "week"), cwd=tmp_path)
     assert "symattn.exercises.generate" in names and "symattn.classroom" in names
+
+
+#: The command's start-up with the garbage collector's state seen at each stage: as the
+#: package loads, when the problem is loaded (after the command's imports), and at the end.
+COLLECTOR = """
+import contextlib, gc, importlib, io, json, sys
+sys.argv = [sys.argv[1] if len(sys.argv) > 1 else "symattn"]
+import symattn
+seen = {"package": gc.isenabled()}
+loading = importlib.import_module("symattn.load")
+real = loading.load
+def spy(*args, **kwargs):
+    seen["load"] = gc.isenabled()
+    return real(*args, **kwargs)
+loading.load = spy
+from symattn.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    seen["status"] = main(["derive", "--example", "seed"])
+seen["end"] = gc.isenabled()
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.parametrize("started_as", ["symattn", "program"])
+def test_the_collector_is_off_while_the_command_loads_only(started_as: str) -> None:
+    """Started as the command, the package holds the garbage collector off while the
+    modules load and the command turns it back on before any work (issue 24); imported by
+    a program, the package leaves it alone."""
+    argv = [] if started_as == "symattn" else ["program"]
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECTOR, *argv], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    held = started_as == "symattn"
+    assert seen == {"package": not held, "load": True, "status": 0, "end": True}

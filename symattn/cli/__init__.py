@@ -15,6 +15,7 @@ with the interrupt lost from the chain of causes.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import signal
 import sys
@@ -22,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
 
-__all__ = ["main"]
+__all__ = ["main", "started"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -39,8 +40,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print("symattn: interrupted", file=sys.stderr)
         return 130
-    status: int = commands.main(argv)
+    try:
+        status: int = commands.main(argv)
+    finally:
+        started()
     return status
+
+
+def started() -> None:
+    """The command's modules are loaded: the garbage collector, held off while they load
+    (see :mod:`symattn`), is on again, and what they made is frozen out of its way
+    (:func:`gc.freeze`) so that no later pass walks it.  Each command calls this once its
+    own layers are imported; a no-op when symattn was not started as the command."""
+    package = _package()
+    if getattr(package, "_collector_held", False):
+        package._collector_held = False  # type: ignore[attr-defined]
+        gc.freeze()
+        gc.enable()
 
 
 def _package() -> ModuleType:

@@ -28,6 +28,7 @@ from ..printing import PRESETS
 from ..render import BINARY_FORMATS, FORMATS
 from ..version import __version__
 from ..words import LANGUAGES
+from . import started
 from .checking import add_check
 from .classroom import add_exercises, add_grade
 from .options import time_limit_option
@@ -191,6 +192,7 @@ def _derive(args: argparse.Namespace) -> int:
     from ..load import load
     from ..render import render, render_chunks
 
+    started()
     if args.file is None and args.example is None:
         raise SymattnError("derive: give a problem FILE or --example NAME")
     if not 0 <= args.digits <= MAX_DIGITS:
@@ -249,14 +251,17 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "check":
             from .checking import run_check
 
+            started()
             return run_check(args)
         if args.command == "exercises":
             from .classroom import run_exercises
 
+            started()
             return run_exercises(args)
         if args.command == "grade":
             from .classroom import run_grade
 
+            started()
             return run_grade(args)
         raise SymattnError(
             "expected a command: derive, check, exercises, grade or examples (see symattn --help)"
