@@ -10,7 +10,11 @@ A ``Record`` subclass is still a real dataclass (``dataclasses.fields``, ``repla
 ``is_dataclass``, ``__match_args__`` and ``field(default_factory=…, compare=False, …)`` all
 work, and type checkers see a frozen dataclass through :pep:`681`), but the six methods are
 written once, here, and read the class's fields from a small table made when the class is
-made:
+made.  The fields themselves are read from the class's annotations here too, as
+``@dataclass`` reads them but without what a Record never needs (``InitVar``, ``KW_ONLY``,
+a generated ``__doc__``, the abstract-method update): ``dataclasses.dataclass`` took
+50 µs a class, 4.4 ms of each start (issue 24).
+
 
 - ``__init__`` takes the fields positionally in order (keyword-only ones by keyword),
   fills defaults and factories, then calls ``__post_init__`` when the class has one;
@@ -28,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, get_origin
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -83,6 +87,48 @@ class _Fields:
         self.post_init = hasattr(cls, "__post_init__")
 
 
+#: What :func:`dataclasses.fields` keeps of a class's table: its fields, not its ClassVars.
+_FIELD = vars(dataclasses)["_FIELD"]
+_CLASSVAR = ("ClassVar", "typing.ClassVar")
+_UNSUPPORTED = ("InitVar", "dataclasses.InitVar", "KW_ONLY", "dataclasses.KW_ONLY")
+
+
+def _fields_of(cls: type, kw_only: bool) -> dict[str, dataclasses.Field[Any]]:
+    """The dataclass fields of ``cls``: its bases' in order, then its own annotations'
+    (``from __future__ import annotations``: each a string), as ``@dataclass`` makes them."""
+    fields: dict[str, dataclasses.Field[Any]] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        fields.update(base.__dict__.get("__dataclass_fields__", {}))
+    own = cls.__dict__
+    for name, kind in getattr(cls, "__annotations__", {}).items():
+        text = kind if isinstance(kind, str) else getattr(kind, "__name__", repr(kind))
+        if text.startswith(_CLASSVAR) or kind is ClassVar or get_origin(kind) is ClassVar:
+            continue
+        if text.startswith(_UNSUPPORTED):
+            raise TypeError(f"{cls.__qualname__}.{name}: a Record has no {text}")
+        value = own.get(name, _MISSING)
+        if isinstance(value, dataclasses.Field):
+            made = value
+            if made.default is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        else:
+            made = dataclasses.field(default=value)
+        if made.default is not _MISSING and made.default.__class__.__hash__ is None:
+            raise ValueError(
+                f"mutable default {type(made.default)} for field {name} "
+                "is not allowed: use default_factory"
+            )
+        made.name = name
+        made.type = kind
+        made._field_type = _FIELD  # type: ignore[attr-defined]
+        if made.kw_only is _MISSING:
+            made.kw_only = kw_only
+        fields[name] = made
+    return fields
+
+
 def _key(names: list[str]) -> Callable[[object], tuple[Any, ...]]:
     if not names:
         return lambda _: ()
@@ -108,8 +154,11 @@ class Record:
             if name in own:
                 raise TypeError(f"{cls.__qualname__}: a Record is frozen; it cannot define {name}")
         eq_only = "__eq__" in own and own.get("__hash__") is None
-        # fields(), replace(), __match_args__; the six methods are Record's own
-        dataclasses.dataclass(cls, init=False, repr=False, eq=False, kw_only=kw_only)
+        fields = _fields_of(cls, kw_only)  # what fields() and replace() read
+        cls.__dataclass_fields__ = fields
+        if "__match_args__" not in own:
+            matched = tuple(name for name, f in fields.items() if f.init and not f.kw_only)
+            type.__setattr__(cls, "__match_args__", matched)
         if eq_only:  # a class's own __eq__ keeps the fields' hash, as with @dataclass
             cls.__hash__ = Record.__hash__  # type: ignore[method-assign]
         cls.__record__ = _Fields(cls)

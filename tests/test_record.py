@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
+import inspect
 import pickle
+import pkgutil
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import pytest
 
+import symattn
 from symattn.record import Record
 
 T = TypeVar("T")
@@ -173,3 +177,88 @@ def test_subclasses_add_fields() -> None:
 
     assert Child(1) == Child(1, 1) and Child(1) != Base(1)
     assert repr(Child(2)) == "test_subclasses_add_fields.<locals>.Child(a=2, b=1)"
+
+
+def _table(cls: type) -> list[tuple[Any, ...]]:
+    return [
+        (f.name, f.type, f.default, f.default_factory, f.init, f.repr, f.hash, f.compare, f.kw_only)
+        for f in dataclasses.fields(cls)
+    ]
+
+
+class Counted(Record):
+    limit: ClassVar[int] = 3
+    a: int
+    b: str = field(default="b", metadata={"unit": "s"})
+
+
+@dataclass(frozen=True)
+class CountedDC:
+    limit: ClassVar[int] = 3
+    a: int
+    b: str = field(default="b", metadata={"unit": "s"})
+
+
+@dataclass(frozen=True)
+class LaterDC:
+    a: int
+    b: int = field(default=0, init=False)
+    c: dict[str, int] = field(default_factory=dict, init=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeyedDC:
+    a: int
+    b: str = "b"
+
+
+@pytest.mark.parametrize(
+    ("record", "twin"),
+    [(Point, PointDC), (Later, LaterDC), (Keyed, KeyedDC), (Counted, CountedDC)],
+)
+def test_the_fields_are_those_dataclass_makes(record: type, twin: type) -> None:
+    """The table of fields (ClassVars kept out, as in ``@dataclass``), the class
+    attributes left for defaults and ``__match_args__`` are ``@dataclass``'s."""
+    assert _table(record) == _table(twin)
+    assert record.__match_args__ == twin.__match_args__  # type: ignore[attr-defined]
+    for name in ("x", "y", "tags", "notes", "a", "b", "c", "limit"):
+        assert getattr(record, name, None) == getattr(twin, name, None), name
+
+
+def test_a_mutable_default_is_refused_as_by_dataclass() -> None:
+    with pytest.raises(ValueError, match="mutable default <class 'list'> for field a"):
+
+        class Mutable(Record):
+            a: list[int] = []  # noqa: RUF012
+
+
+def test_every_record_of_symattn_has_its_annotated_fields_in_order() -> None:
+    """Over every Record class the package defines: fields() lists the annotations of the
+    class and its bases, base first, less the ClassVars."""
+
+    def subclasses(cls: type) -> list[type]:
+        found: list[type] = []
+        sub: type
+        for sub in type.__subclasses__(cls):
+            found += [sub, *subclasses(sub)]
+        return found
+
+    for name in sorted(symattn_modules()):
+        importlib.import_module(name)
+    records = [c for c in subclasses(Record) if c.__module__.startswith("symattn.")]
+    assert len(records) > 150
+    for cls in records:
+        names: list[str] = []
+        for base in reversed(cls.__mro__):
+            for field_name, kind in inspect.get_annotations(base).items():
+                if not str(kind).startswith("ClassVar") and field_name not in names:
+                    names.append(field_name)
+        assert [f.name for f in dataclasses.fields(cls)] == names, cls
+
+
+def symattn_modules() -> list[str]:
+    return [
+        m.name
+        for m in pkgutil.walk_packages(symattn.__path__, "symattn.")
+        if not m.name.endswith("__main__")
+    ]
