@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
+import sys
 import time
 from contextlib import AbstractContextManager
 from types import FrameType, TracebackType
@@ -52,7 +52,11 @@ class _Expired(BaseException):
 
 
 def _usable() -> bool:
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    """A POSIX timer, and the main thread (the only one when threading was never loaded:
+    it is not loaded on the command's start, issue 24)."""
+    threading = sys.modules.get("threading")
+    in_main = threading is None or threading.current_thread() is threading.main_thread()
+    return hasattr(signal, "setitimer") and in_main
 
 
 class _Budget:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import signal
 import stat
@@ -177,7 +176,7 @@ def _in_place(path: str | os.PathLike[str], fifo: bool, binary: bool) -> Iterato
                 "and /dev/null, /dev/zero, /dev/full"
             )
         if fifo:  # a reader is there: from now on, wait for it as a pipe does
-            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+            os.set_blocking(fd, True)
         handle = _fdopen(fd, binary)
     except BaseException:
         os.close(fd)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -93,6 +94,24 @@ def test_an_outer_budget_that_ends_sooner_stays_in_charge() -> None:
         time_budget(0.05, "outer"),
         time_budget(10, "inner"),
     ):
+        _spin(5)
+
+
+def test_outside_the_main_thread_the_work_runs_unbudgeted() -> None:
+    """A timer signal reaches the main thread only: in another thread the block runs
+    without one (and says so by finishing), as in the main thread it is stopped."""
+    done: list[str] = []
+
+    def work() -> None:
+        with time_budget(0.05, "p.toml"):
+            _spin(0.2)
+        done.append("finished")
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert done == ["finished"]
+    with pytest.raises(TimeLimitExceeded), time_budget(0.05, "p.toml"):
         _spin(5)
 
 

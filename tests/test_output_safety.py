@@ -300,6 +300,17 @@ def test_visible_fast_path_agrees_with_the_pattern(text: str, one_line: bool) ->
     assert visible(text, one_line=one_line) == pattern.sub(_escape, text)
 
 
+def test_every_character_the_pattern_escapes_is_one_isprintable_refuses() -> None:
+    """What lets visible() skip the pattern for non-ASCII text that str.isprintable()
+    accepts (tabs and newlines aside): every character the pattern escapes, over all of
+    Unicode, is one that isprintable() refuses."""
+    pattern = re.compile(_UNSAFE_IN_LINE)
+    escaped = [chr(code) for code in range(0x110000) if pattern.match(chr(code))]
+    assert len(escaped) > 2000 and not any(ch.isprintable() for ch in escaped)
+    for ch in ("\u202e", "\u200b", "\x85", "\ud800", "\U000e0041"):
+        assert visible(f"我{ch}", one_line=False) != f"我{ch}"
+
+
 # Reliability turn 3, r08 and r14: every writing command looks at all its inputs and
 # outputs before it writes anything (symattn.output.check_paths).
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from functools import cache
+from typing import NamedTuple
 
 from ..record import Record
 
@@ -25,12 +27,29 @@ class Profile(Enum):
     ANSWER = "answer"
 
 
-_NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_COMMA_NUMBER = re.compile(r"[0-9]+,[0-9]+(?![0-9]*,)")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
-_SUPERSCRIPTS = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
-_DOUBLE_STAR = re.compile(r"\*\*")
-_COMMAND = re.compile(r"\\([A-Za-z]+|[,;! ])")
+class _Patterns(NamedTuple):
+    number: re.Pattern[str]
+    comma_number: re.Pattern[str]
+    name: re.Pattern[str]
+    superscripts: re.Pattern[str]
+    double_star: re.Pattern[str]
+    command: re.Pattern[str]
+
+
+@cache
+def _patterns() -> _Patterns:
+    """The tokens' patterns, compiled at the first value that needs the lexer: a problem
+    of plain numbers and fractions never does (issue 24)."""
+    return _Patterns(
+        re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
+        re.compile(r"[0-9]+,[0-9]+(?![0-9]*,)"),
+        re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*"),
+        re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+"),
+        re.compile(r"\*\*"),
+        re.compile(r"\\([A-Za-z]+|[,;! ])"),
+    )
+
+
 _SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _OPERATORS = {
     "**": "^",
@@ -94,23 +113,24 @@ def tokens(text: str, profile: Profile) -> list[Token]:
     out: list[Token] = []
     pos, spaced = 0, False
     answer = profile is Profile.ANSWER
+    patterns = _patterns()
     while pos < len(text):
         ch = text[pos]
         if ch.isspace():
             pos, spaced = pos + 1, True
             continue
         start = pos + 1
-        if answer and (m := _COMMA_NUMBER.match(text, pos)):
+        if answer and (m := patterns.comma_number.match(text, pos)):
             out.append(Token("num", m.group().replace(",", "."), start, spaced))
-        elif m := _NUMBER.match(text, pos):
+        elif m := patterns.number.match(text, pos):
             out.append(Token("num", m.group(), start, spaced))
-        elif m := _NAME.match(text, pos):
+        elif m := patterns.name.match(text, pos):
             out.append(Token("name", m.group(), start, spaced))
-        elif m := _SUPERSCRIPTS.match(text, pos):
+        elif m := patterns.superscripts.match(text, pos):
             out.append(Token("sup", m.group().translate(_SUPER_DIGITS), start, spaced))
-        elif m := _DOUBLE_STAR.match(text, pos):
+        elif m := patterns.double_star.match(text, pos):
             out.append(Token("op", "^", start, spaced))
-        elif ch == "\\" and (m := _COMMAND.match(text, pos)):
+        elif ch == "\\" and (m := patterns.command.match(text, pos)):
             command = m.group(1)
             if command not in _COMMANDS or (not answer and command in _ANSWER_COMMANDS):
                 raise ValueSyntaxError(f"unknown LaTeX command \\{command} at position {start}")

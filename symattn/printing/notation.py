@@ -79,7 +79,7 @@ for _id, (_letter, _matrix, _text) in _GRADIENTS.items():
 VECTOR_ROWS = {"X", "Q", "K", "V", "output"}
 
 #: What a renamed letter may be: a letter or a LaTeX command, with optional primes.
-_SAFE_LETTER = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)'{0,2}")
+_SAFE_LETTER = r"(?:[A-Za-z]|\\[A-Za-z]+)'{0,2}"  # patterns compiled when used
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPER = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
@@ -114,7 +114,7 @@ def _index(i: int | str) -> str:
     return str(i + 1) if isinstance(i, int) else i
 
 
-_SUPERSCRIPTED = re.compile(r"^(\\?[A-Za-z]+)\^\{([^{}]*)\}$")
+_SUPERSCRIPTED = r"^(\\?[A-Za-z]+)\^\{([^{}]*)\}$"
 
 
 def _headed(name: str, number: int | None) -> str:
@@ -124,7 +124,7 @@ def _headed(name: str, number: int | None) -> str:
     if number is None:
         return name
     mark = f"({number})"
-    found = _SUPERSCRIPTED.match(name)
+    found = re.match(_SUPERSCRIPTED, name)
     if found:  # W^{Q}: one superscript holds both
         return f"{found.group(1)}^{{{found.group(2)},{mark}}}"
     if re.fullmatch(r"\\?[A-Za-z]+", name):
@@ -149,7 +149,7 @@ class Notation(Record):
                 raise SymattnError(
                     f"notation.{key}: no such matrix; renamable: {', '.join(_TABLE)}"
                 )
-            if not isinstance(letter, str) or not _SAFE_LETTER.fullmatch(letter):
+            if not isinstance(letter, str) or not re.fullmatch(_SAFE_LETTER, letter):
                 raise SymattnError(
                     f"notation.{key}: expected a letter or a LaTeX command such as \\alpha "
                     f"(with optional primes), found {letter!r}"
