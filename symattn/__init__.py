@@ -24,10 +24,37 @@ import sys
 
 
 def _started_as_the_command() -> bool:
-    """``python -m symattn`` (argv[0] is ``-m`` while the package loads) or the console
-    script ``symattn``."""
+    """``python -m symattn`` (argv[0] is ``-m`` while the package loads, and the module
+    the interpreter was asked to run is symattn) or the console script ``symattn``.
+    A program of its own run with ``python -m`` that imports symattn is not the command."""
     first = sys.argv[0] if sys.argv else ""
-    return first == "-m" or os.path.basename(first).removesuffix(".exe") == "symattn"
+    if first == "-m":
+        return _module_run(getattr(sys, "orig_argv", [])) in ("symattn", "symattn.__main__")
+    return os.path.basename(first).removesuffix(".exe") == "symattn"
+
+
+def _module_run(interpreter_argv: list[str]) -> str | None:
+    """The module named by ``-m`` in the interpreter's own command line
+    (:data:`sys.orig_argv`), or None when it runs a script, ``-c`` or standard input.
+    Short options may be grouped (``-Im name``, ``-mname``); ``-X``, ``-W`` and
+    ``--check-hash-based-pycs`` take a value."""
+    words = iter(interpreter_argv[1:])
+    for word in words:
+        if word == "--check-hash-based-pycs":
+            next(words, None)
+            continue
+        if word == "-" or not word.startswith("-") or word.startswith("--"):
+            return None  # a script, standard input, or "--" before a script
+        for at, letter in enumerate(word[1:], 2):
+            if letter in "mc":
+                if letter == "c":
+                    return None
+                return word[at:] or next(words, None)
+            if letter in "XW":
+                if at == len(word):
+                    next(words, None)
+                break
+    return None
 
 
 def _interrupted_while_starting(signum: int, frame: object) -> None:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+import symattn
+
 #: Layers that only the class commands (``exercises``, ``grade``) may load.
 CLASS = ("symattn.api", "symattn.classroom", "symattn.exercises")
 #: The HTML, Word and spreadsheet writers: loaded only when asked for.
@@ -156,7 +158,8 @@ def test_exercises_loads_its_layers(tmp_path: Path) -> None:
 #: package loads, when the problem is loaded (after the command's imports), and at the end.
 COLLECTOR = """
 import contextlib, gc, importlib, io, json, sys
-sys.argv = [sys.argv[1] if len(sys.argv) > 1 else "symattn"]
+sys.orig_argv = [sys.executable, *sys.argv[2:]]
+sys.argv = [sys.argv[1]]
 import symattn
 seen = {"package": gc.isenabled()}
 loading = importlib.import_module("symattn.load")
@@ -173,16 +176,81 @@ print(json.dumps(seen))
 """
 
 
-@pytest.mark.parametrize("started_as", ["symattn", "program"])
-def test_the_collector_is_off_while_the_command_loads_only(started_as: str) -> None:
+@pytest.mark.parametrize(
+    ("argv0", "interpreter_argv", "held"),
+    [
+        ("symattn", [], True),  # the console script
+        ("-m", ["-m", "symattn"], True),  # python -m symattn, while the package loads
+        ("-m", ["-X", "importtime", "-Im", "symattn", "derive"], True),
+        ("-m", ["-msymattn.__main__"], True),
+        ("program", [], False),  # a program that imports symattn
+        ("-m", ["-m", "lesson"], False),  # python -m lesson, whose package imports symattn
+        ("-m", ["-W", "error", "-m", "lesson.run"], False),
+    ],
+)
+def test_the_collector_is_off_while_the_command_loads_only(
+    argv0: str, interpreter_argv: list[str], held: bool
+) -> None:
     """Started as the command, the package holds the garbage collector off while the
     modules load and the command turns it back on before any work (issue 24); imported by
-    a program, the package leaves it alone."""
-    argv = [] if started_as == "symattn" else ["program"]
+    a program, even one run with ``python -m``, the package leaves it alone."""
     done = subprocess.run(
-        [sys.executable, "-c", COLLECTOR, *argv], capture_output=True, text=True, check=False
+        [sys.executable, "-c", COLLECTOR, argv0, *interpreter_argv],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     seen = json.loads(done.stdout)
-    held = started_as == "symattn"
     assert seen == {"package": not held, "load": True, "status": 0, "end": True}
+
+
+def test_a_program_run_with_dash_m_keeps_its_collector_and_its_ctrl_c(tmp_path: Path) -> None:
+    """``python -m lesson`` where the package lesson imports symattn: while symattn loads
+    sys.argv[0] is "-m" as it is for ``python -m symattn``, but the program is not the
+    command: its garbage collector stays on, Ctrl-C stays Python's KeyboardInterrupt and
+    the API is bound at import as for any program."""
+    lesson = tmp_path / "lesson"
+    lesson.mkdir()
+    (lesson / "__init__.py").write_text(
+        "import gc, signal\n"
+        "import symattn\n"
+        "SEEN = (gc.isenabled(), signal.getsignal(signal.SIGINT) is signal.default_int_handler,\n"
+        "        'derive' in vars(symattn))\n",
+        encoding="utf-8",
+    )
+    (lesson / "__main__.py").write_text(
+        "import gc\nfrom . import SEEN\nprint(SEEN, gc.isenabled())\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "lesson"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["(True,", "True,", "True)", "True"]
+
+
+@pytest.mark.parametrize(
+    ("interpreter_argv", "module"),
+    [
+        (["python", "-m", "symattn", "derive"], "symattn"),
+        (["python", "-X", "importtime", "-m", "symattn"], "symattn"),
+        (["python", "-Ximporttime", "-Bm", "symattn"], "symattn"),
+        (["python", "-msymattn"], "symattn"),
+        (["python", "--check-hash-based-pycs", "always", "-m", "x.y"], "x.y"),
+        (["python", "-W", "error", "-Im", "lesson"], "lesson"),
+        (["python", "-c", "import symattn", "-m"], None),
+        (["python", "script.py", "-m", "symattn"], None),
+        (["python", "-", "-m", "symattn"], None),
+        (["python", "-m"], None),
+        (["python"], None),
+        ([], None),
+    ],
+)
+def test_the_module_run_is_read_from_the_interpreter_s_command_line(
+    interpreter_argv: list[str], module: str | None
+) -> None:
+    assert symattn._module_run(interpreter_argv) == module
