@@ -109,6 +109,13 @@ def batch() -> Batch:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed; the KaTeX check needs Node.js")
+    return _rendered(node)
+
+
+@functools.cache
+def _rendered(node: str) -> Batch:
+    """The batch rendered once a process, however often pytest sets the module up again
+    (it does when a worker runs other modules' tests between these)."""
     collected = _collect()
     render_batch(node, collected)
     assert collected.result["rendered"] == len(collected.fragments)
