@@ -118,3 +118,20 @@ def test_the_table_of_sizes_in_the_docs_is_what_is_refused() -> None:
             small, wide = (int(v) for v in cell.split(" / "))
             assert _most_tokens(level, d_k, narrow) == small, (d_k, level, narrow)
             assert _most_tokens(level, d_k, 8) == wide, (d_k, level)
+
+
+def test_the_heads_of_a_group_are_built_with_opposite_signs() -> None:
+    """GQA's heads of one K/V group share W_K and W_V, so only their queries' signs can
+    make them differ: the sign is drawn once for the group, never once for each head (which
+    built the same head twice half the time, and left seed 3901 with no draw at all)."""
+    options = ExerciseOptions(level=3, mask="causal", from_text=True, topics=("gqa",))
+    (exercise,) = generate(3901, 1, options)
+    key = exercise.key
+    assert key.crosscheck is not None and key.crosscheck.passed
+
+    def scores(head: int) -> list[str]:
+        step = key.step(f"h{head}.scaled_scores")
+        rows, columns = step.shape
+        return [step.exact_str(i, j) for i in range(rows) for j in range(columns)]
+
+    assert scores(1) != scores(2)

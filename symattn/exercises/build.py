@@ -126,9 +126,9 @@ def build(
     betas = [[rng.choice((-1, 1)) for _ in range(d_k)] for _ in range(kv)]
     query = rng.randrange(d)  # the column of X that holds each token's ±1
     us = [[0] * d for _ in range(heads)]
+    signs = [rng.choice((-1, 1)) if both else 1 for _ in range(kv)]  # one for each group
     for t, u in enumerate(us):  # the heads of one K/V group: opposite signs, or all alike
-        sign = rng.choice((-1, 1)) if both else 1
-        u[query] = sign * (-1) ** groups[:t].count(groups[t])
+        u[query] = signs[groups[t]] * (-1) ** groups[:t].count(groups[t])
         if not both and groups[:t].count(groups[t]):
             return False
     pool = _pool(rng, d, top)
